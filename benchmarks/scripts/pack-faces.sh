@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Host pack of halo faces: the datatype engine (JMH) side by side with Open MPI's MPI_Pack of the same faces.
+#
+# Installs Debian's openmpi-bin and libopenmpi-dev when mpicc is missing (needs root), builds the C peer
+# benchmarks/peers/mpi_pack_faces.c into benchmarks/target/, runs it on one rank, builds and runs
+# PackFacesBenchmark through PackFacesTable with plain java, and prints one markdown table with the goals.
+#
+# Environment (all optional):
+#   GRIDS=128,256        grid edges
+#   FORKS=1 WARMUPS=3 ITERATIONS=5 ITERATION_MS=1000   JMH settings (figures are medians of iterations)
+#   PEER_BATCHES=25 PEER_BATCH_MS=20                   MPI_Pack peer: median of batches of this length
+#   SKIP_BUILD=1         do not run Maven (use the jar and classpath already in benchmarks/target)
+#   MVN_ARGS="-o"        extra Maven arguments, e.g. offline
+# Output: benchmarks/target/pack-faces/{mpi_pack_faces.txt,jmh.log,table.md}
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "${repo_root}"
+
+GRIDS="${GRIDS:-128,256}"
+FORKS="${FORKS:-1}"
+WARMUPS="${WARMUPS:-3}"
+ITERATIONS="${ITERATIONS:-5}"
+ITERATION_MS="${ITERATION_MS:-1000}"
+PEER_BATCHES="${PEER_BATCHES:-25}"
+PEER_BATCH_MS="${PEER_BATCH_MS:-20}"
+target="benchmarks/target"
+results="${target}/pack-faces"
+peer_binary="${target}/peers/mpi_pack_faces"
+
+install_open_mpi() {
+    if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then
+        return
+    fi
+    if [[ "$(id -u)" -ne 0 ]]; then
+        echo "pack-faces: mpicc is missing and installing openmpi-bin libopenmpi-dev needs root" >&2
+        exit 1
+    fi
+    echo "pack-faces: installing openmpi-bin libopenmpi-dev" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openmpi-bin libopenmpi-dev >/dev/null
+}
+
+build_peer() {
+    mkdir -p "$(dirname "${peer_binary}")"
+    mpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror \
+        -o "${peer_binary}" benchmarks/peers/mpi_pack_faces.c
+}
+
+run_peer() {
+    local as_root=()
+    if [[ "$(id -u)" -eq 0 ]]; then
+        as_root=(--allow-run-as-root)
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    fi
+    mpirun "${as_root[@]}" -n 1 "${peer_binary}" \
+        --grids "${GRIDS}" --batches "${PEER_BATCHES}" --batch-ms "${PEER_BATCH_MS}" \
+        | tee "${results}/mpi_pack_faces.txt"
+}
+
+build_java() {
+    if [[ "${SKIP_BUILD:-0}" == "1" ]]; then
+        return
+    fi
+    # shellcheck disable=SC2086
+    mvn -B -q ${MVN_ARGS:-} -pl benchmarks -am install -DskipTests
+}
+
+run_java() {
+    local jar
+    jar="$(ls "${target}"/stagecoach-benchmarks-*.jar | head -n 1)"
+    java -cp "${jar}:$(cat "${target}/benchmarks.classpath")" \
+        io.stagecoach.benchmarks.datatype.PackFacesTable \
+        --peer "${results}/mpi_pack_faces.txt" --grids "${GRIDS}" --forks "${FORKS}" \
+        --warmup-iterations "${WARMUPS}" --iterations "${ITERATIONS}" --iteration-ms "${ITERATION_MS}" \
+        --out "${results}/table.md" > "${results}/jmh.log"
+}
+
+install_open_mpi
+build_peer
+build_java
+mkdir -p "${results}"
+echo "== Open MPI MPI_Pack peer" >&2
+run_peer
+echo "== Stagecoach CompiledType.pack (JMH log: ${results}/jmh.log)" >&2
+run_java
+echo
+echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) CPUs, $(java -version 2>&1 | head -n 1)"
+cat "${results}/table.md"
