@@ -1,0 +1,223 @@
+package io.stagecoach.rank.bootstrap;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(30)
+class RendezvousClientTest
+{
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+    @Test
+    void shouldSpeakTheLineProtocolForPutGetFenceAndBye() throws Exception
+    {
+        try (ScriptedService service = new ScriptedService())
+        {
+            final CompletableFuture<RendezvousClient> connecting = connectAsync(service.address(), "job7", 1, 4);
+            service.accept();
+            assertEquals("HELLO 1 job7 1 4", service.receive());
+            service.send("OK");
+            final RendezvousClient client = connecting.get(5, TimeUnit.SECONDS);
+
+            final CompletableFuture<Void> put = CompletableFuture.runAsync(() -> client.put("aeron.stream", "a b c"));
+            assertEquals("PUT aeron.stream a b c", service.receive());
+            service.send("OK");
+            put.get(5, TimeUnit.SECONDS);
+
+            final CompletableFuture<Void> fence = CompletableFuture.runAsync(() -> client.fence(TIMEOUT));
+            assertEquals("FENCE 1 5000", service.receive());
+            service.send("FENCED 1");
+            fence.get(5, TimeUnit.SECONDS);
+
+            final CompletableFuture<String> get = CompletableFuture.supplyAsync(() -> client.get(3, "aeron.stream"));
+            assertEquals("GET 3 aeron.stream", service.receive());
+            service.send("VALUE x y");
+            assertEquals("x y", get.get(5, TimeUnit.SECONDS));
+
+            final CompletableFuture<String> missing = CompletableFuture.supplyAsync(() -> client.get(0, "absent"));
+            assertEquals("GET 0 absent", service.receive());
+            service.send("NONE");
+            assertNull(missing.get(5, TimeUnit.SECONDS));
+
+            final CompletableFuture<Void> close = CompletableFuture.runAsync(client::close);
+            assertEquals("BYE", service.receive());
+            service.send("OK");
+            close.get(5, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void shouldDeliverDeadPushesToListenersWithoutMistakingThemForReplies() throws Exception
+    {
+        try (ScriptedService service = new ScriptedService())
+        {
+            final RendezvousClient client = handshake(service, 0, 3);
+            final List<String> deaths = new CopyOnWriteArrayList<>();
+            final CountDownLatch died = new CountDownLatch(1);
+            client.addListener((rank, reason) ->
+            {
+                deaths.add(rank + ":" + reason);
+                died.countDown();
+            });
+
+            final CompletableFuture<String> get = CompletableFuture.supplyAsync(() -> client.get(1, "k"));
+            assertEquals("GET 1 k", service.receive());
+            service.send("DEAD 2 exit status 137 (signal 9, SIGKILL)");
+            service.send("DEAD 2 duplicate");
+            service.send("VALUE v");
+
+            assertEquals("v", get.get(5, TimeUnit.SECONDS));
+            assertTrue(died.await(5, TimeUnit.SECONDS), "waited 5 s for onPeerDeath of rank 2");
+            assertEquals(List.of("2:exit status 137 (signal 9, SIGKILL)"), deaths);
+            assertEquals("exit status 137 (signal 9, SIGKILL)", client.deadRanks().get(2));
+
+            final List<Integer> late = new CopyOnWriteArrayList<>();
+            client.addListener((rank, reason) -> late.add(rank));
+            assertEquals(List.of(2), late);
+        }
+    }
+
+    @Test
+    void shouldFailAPendingFenceWithTheServiceReasonNamingTheDeadRank() throws Exception
+    {
+        try (ScriptedService service = new ScriptedService())
+        {
+            final RendezvousClient client = handshake(service, 0, 2);
+            final CompletableFuture<Void> fence = CompletableFuture.runAsync(() -> client.fence(TIMEOUT));
+            assertEquals("FENCE 1 5000", service.receive());
+            service.send("ERR fence 1 cannot complete: rank 1 died (exit status 3)");
+
+            final Throwable failure = assertThrows(Exception.class, () -> fence.get(5, TimeUnit.SECONDS)).getCause();
+            assertEquals(RendezvousException.class, failure.getClass());
+            assertEquals("rank 0: fence 1 failed: fence 1 cannot complete: rank 1 died (exit status 3)",
+                failure.getMessage());
+        }
+    }
+
+    @Test
+    void shouldFailPendingRequestAndTellListenersWhenTheServiceIsLost() throws Exception
+    {
+        try (ScriptedService service = new ScriptedService())
+        {
+            final RendezvousClient client = handshake(service, 0, 2);
+            final CompletableFuture<String> lost = new CompletableFuture<>();
+            client.addListener(new RendezvousListener()
+            {
+                public void onPeerDeath(final int rank, final String reason)
+                {
+                }
+
+                public void onServerLost(final String reason)
+                {
+                    lost.complete(reason);
+                }
+            });
+            final CompletableFuture<Void> fence = CompletableFuture.runAsync(() -> client.fence(TIMEOUT));
+            service.receive();
+            service.dropConnection();
+
+            final Throwable failure = assertThrows(Exception.class, () -> fence.get(5, TimeUnit.SECONDS)).getCause();
+            assertTrue(failure.getMessage().contains("fence 1 failed, the rendezvous connection to"),
+                failure.getMessage());
+            assertTrue(lost.get(5, TimeUnit.SECONDS).contains("closed the connection"));
+            final RendezvousException after = assertThrows(RendezvousException.class, () -> client.put("k", "v"));
+            assertTrue(after.getMessage().contains("PUT k impossible"), after.getMessage());
+            client.close();
+        }
+    }
+
+    @Test
+    void shouldNameTheRequestWhenTheServiceDoesNotAnswerInTime() throws Exception
+    {
+        try (ScriptedService service = new ScriptedService())
+        {
+            final RendezvousClient client = handshake(service, 1, 2).requestTimeout(Duration.ofMillis(200));
+            final RendezvousException ex = assertThrows(RendezvousException.class, () -> client.put("key", "v"));
+            assertTrue(ex.getMessage().endsWith("did not answer PUT key within 200 ms"), ex.getMessage());
+            assertTrue(ex.getMessage().startsWith("rank 1: rendezvous service at 127.0.0.1:"), ex.getMessage());
+            client.close();
+        }
+    }
+
+    @Test
+    void shouldReportARefusedHello() throws Exception
+    {
+        try (ScriptedService service = new ScriptedService())
+        {
+            final CompletableFuture<RendezvousClient> connecting = connectAsync(service.address(), "job", 1, 2);
+            service.accept();
+            service.receive();
+            service.send("ERR rank 1 is already connected");
+            final Throwable failure =
+                assertThrows(Exception.class, () -> connecting.get(5, TimeUnit.SECONDS)).getCause();
+            assertEquals("rank 1: HELLO failed: rank 1 is already connected", failure.getMessage());
+        }
+    }
+
+    @Test
+    void shouldRetryUntilTheServiceListensAndGiveUpNamingTheAddress() throws Exception
+    {
+        final int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByAddress(new byte[]{ 127, 0, 0, 1 })))
+        {
+            port = probe.getLocalPort();
+        }
+        final InetSocketAddress address = RendezvousProtocol.loopback("127.0.0.1", port, "test");
+        final long startNs = System.nanoTime();
+        final RendezvousException ex = assertThrows(RendezvousException.class,
+            () -> RendezvousClient.connect(address, 0, 1, Duration.ofMillis(300)));
+        final long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+        assertTrue(elapsedMs >= 250 && elapsedMs < 3_000, "gave up after " + elapsedMs + " ms");
+        assertTrue(ex.getMessage().startsWith(
+            "rank 0 could not connect to the rendezvous service at 127.0.0.1:" + port + " within 300 ms"),
+            ex.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAddressesOffTheLoopbackNetworkAndBadKeys() throws Exception
+    {
+        final InetSocketAddress remote = new InetSocketAddress(InetAddress.getByAddress(new byte[]{ 10, 0, 0, 1 }), 1);
+        assertThrows(IllegalArgumentException.class, () -> RendezvousClient.connect(remote, 0, 1, TIMEOUT));
+        assertThrows(IllegalArgumentException.class, () -> RendezvousProtocol.checkKey("two words"));
+        assertThrows(IllegalArgumentException.class, () -> RendezvousProtocol.checkKey(""));
+        assertThrows(IllegalArgumentException.class, () -> RendezvousProtocol.checkValue("k", "a\nb"));
+        assertThrows(IllegalStateException.class, () -> RendezvousProtocol.loopback("192.168.1.1", 1, "test"));
+        try (ScriptedService service = new ScriptedService())
+        {
+            final RendezvousClient client = handshake(service, 0, 2);
+            assertThrows(IllegalArgumentException.class, () -> client.get(2, "k"));
+            assertThrows(IllegalArgumentException.class, () -> client.put("k", "line\r\nbreak"));
+        }
+    }
+
+    private static RendezvousClient handshake(final ScriptedService service, final int rank, final int size)
+        throws Exception
+    {
+        final CompletableFuture<RendezvousClient> connecting = connectAsync(service.address(), "job", rank, size);
+        service.accept();
+        assertEquals("HELLO 1 job " + rank + " " + size, service.receive());
+        service.send("OK");
+        return connecting.get(5, TimeUnit.SECONDS);
+    }
+
+    private static CompletableFuture<RendezvousClient> connectAsync(
+        final InetSocketAddress address, final String job, final int rank, final int size)
+    {
+        return CompletableFuture.supplyAsync(() -> RendezvousClient.connect(address, job, rank, size, TIMEOUT));
+    }
+}
