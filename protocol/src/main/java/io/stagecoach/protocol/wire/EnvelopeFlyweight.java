@@ -1,0 +1,212 @@
+package io.stagecoach.protocol.wire;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * A matchable message, {@link MessageType#EAGER} (payload follows) or {@link MessageType#RTS} (payload follows a
+ * {@link MessageType#CTS}), after the {@link MessageHeaderFlyweight common header}:
+ * <pre>
+ *   16 context id (int)            20 tag (int)
+ *   24 sequence (long)             per (source, destination), starts at 0, +1 for every matchable message
+ *   32 transfer id (long)          the sender's id for this send, named by CTS, ACK and ERROR
+ *   40 packed bytes (long)         size of the whole packed payload
+ *   48 signature hash (long)       TypeSignature.encode: hash, length in elements, size in bytes
+ *   56 signature length (long)
+ *   64 signature size bytes (long)
+ *   72 payload (EAGER only)        packed bytes [0, packed bytes)
+ * </pre>
+ */
+public final class EnvelopeFlyweight extends MessageHeaderFlyweight
+{
+    /** Length of the fixed part; an EAGER payload starts here. */
+    public static final int HEADER_LENGTH = 72;
+    /** Number of longs of the encoded type signature. */
+    public static final int SIGNATURE_LONGS = 3;
+    /** Flag: the sender wants an {@link MessageType#ACK} when the message is matched (synchronous mode). */
+    public static final int FLAG_SYNC = 0x1;
+
+    static final int CONTEXT_OFFSET = 16;
+    static final int TAG_OFFSET = 20;
+    static final int SEQUENCE_OFFSET = 24;
+    static final int TRANSFER_OFFSET = 32;
+    static final int PACKED_BYTES_OFFSET = 40;
+    static final int SIGNATURE_OFFSET = 48;
+
+    /**
+     * {@inheritDoc}
+     */
+    public EnvelopeFlyweight wrap(final DirectBuffer buffer, final int offset)
+    {
+        super.wrap(buffer, offset);
+        return this;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public EnvelopeFlyweight wrap(final DirectBuffer buffer, final int offset, final int length)
+    {
+        super.wrap(buffer, offset, length);
+        return this;
+    }
+
+    /**
+     * @return the communicator's context id.
+     */
+    public int contextId()
+    {
+        return buffer.getInt(CONTEXT_OFFSET, ORDER);
+    }
+
+    /**
+     * @param contextId the communicator's context id.
+     * @return this.
+     */
+    public EnvelopeFlyweight contextId(final int contextId)
+    {
+        buffer.putInt(CONTEXT_OFFSET, contextId, ORDER);
+        return this;
+    }
+
+    /**
+     * @return the message tag, >= 0.
+     */
+    public int tag()
+    {
+        return buffer.getInt(TAG_OFFSET, ORDER);
+    }
+
+    /**
+     * @param tag the message tag.
+     * @return this.
+     */
+    public EnvelopeFlyweight tag(final int tag)
+    {
+        buffer.putInt(TAG_OFFSET, tag, ORDER);
+        return this;
+    }
+
+    /**
+     * @return the sequence number of this matchable message from its source to its destination.
+     */
+    public long sequence()
+    {
+        return buffer.getLong(SEQUENCE_OFFSET, ORDER);
+    }
+
+    /**
+     * @param sequence the sequence number.
+     * @return this.
+     */
+    public EnvelopeFlyweight sequence(final long sequence)
+    {
+        buffer.putLong(SEQUENCE_OFFSET, sequence, ORDER);
+        return this;
+    }
+
+    /**
+     * @return the sender's transfer id.
+     */
+    public long transferId()
+    {
+        return buffer.getLong(TRANSFER_OFFSET, ORDER);
+    }
+
+    /**
+     * @param transferId the sender's transfer id.
+     * @return this.
+     */
+    public EnvelopeFlyweight transferId(final long transferId)
+    {
+        buffer.putLong(TRANSFER_OFFSET, transferId, ORDER);
+        return this;
+    }
+
+    /**
+     * @return size in bytes of the whole packed payload.
+     */
+    public long packedBytes()
+    {
+        return buffer.getLong(PACKED_BYTES_OFFSET, ORDER);
+    }
+
+    /**
+     * @param packedBytes size in bytes of the whole packed payload.
+     * @return this.
+     */
+    public EnvelopeFlyweight packedBytes(final long packedBytes)
+    {
+        buffer.putLong(PACKED_BYTES_OFFSET, packedBytes, ORDER);
+        return this;
+    }
+
+    /**
+     * @param index in [0, {@link #SIGNATURE_LONGS}).
+     * @return that long of the encoded type signature.
+     */
+    public long signature(final int index)
+    {
+        return buffer.getLong(SIGNATURE_OFFSET + checkSignatureIndex(index) * Long.BYTES, ORDER);
+    }
+
+    /**
+     * @param dst    receives {@link #SIGNATURE_LONGS} longs.
+     * @param offset index of the first.
+     */
+    public void getSignature(final long[] dst, final int offset)
+    {
+        for (int i = 0; i < SIGNATURE_LONGS; i++)
+        {
+            dst[offset + i] = buffer.getLong(SIGNATURE_OFFSET + i * Long.BYTES, ORDER);
+        }
+    }
+
+    /**
+     * @param src    {@link #SIGNATURE_LONGS} longs of an encoded type signature.
+     * @param offset index of the first.
+     * @return this.
+     */
+    public EnvelopeFlyweight putSignature(final long[] src, final int offset)
+    {
+        for (int i = 0; i < SIGNATURE_LONGS; i++)
+        {
+            buffer.putLong(SIGNATURE_OFFSET + i * Long.BYTES, src[offset + i], ORDER);
+        }
+        return this;
+    }
+
+    /**
+     * @return offset of the payload relative to the start of the message.
+     */
+    public int payloadOffset()
+    {
+        return HEADER_LENGTH;
+    }
+
+    /**
+     * @return the buffer the flyweight wraps, for reading or writing the payload at {@link #payloadOffset()}.
+     */
+    public MutableDirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * @return bytes the message occupies: the fixed part, plus the payload for EAGER.
+     */
+    public int encodedLength()
+    {
+        return type() == MessageType.EAGER ? HEADER_LENGTH + (int)packedBytes() : HEADER_LENGTH;
+    }
+
+    private static int checkSignatureIndex(final int index)
+    {
+        if (index < 0 || index >= SIGNATURE_LONGS)
+        {
+            throw new IndexOutOfBoundsException("signature index " + index + " is outside [0, " +
+                SIGNATURE_LONGS + ")");
+        }
+        return index;
+    }
+}

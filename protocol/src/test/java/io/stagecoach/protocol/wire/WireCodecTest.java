@@ -1,0 +1,201 @@
+package io.stagecoach.protocol.wire;
+
+import java.nio.ByteBuffer;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class WireCodecTest
+{
+    private static final int OFFSET = 24;
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
+
+    @Test
+    void shouldRoundTripEagerEnvelopeWithPayload()
+    {
+        final EnvelopeFlyweight encoder = new EnvelopeFlyweight().wrap(buffer, OFFSET);
+        encoder.header(MessageType.EAGER, EnvelopeFlyweight.FLAG_SYNC);
+        encoder.sourceRank(3);
+        encoder.destinationRank(1);
+        encoder.creditBytes(4096);
+        encoder.contextId(5).tag(Integer.MAX_VALUE).sequence(Long.MAX_VALUE - 1).transferId(77).packedBytes(8)
+            .putSignature(new long[]{ 0x1234_5678_9ABCL, 2, 8 }, 0);
+        encoder.buffer().putLong(encoder.payloadOffset(), 0xCAFE_BABE_DEAD_BEEFL);
+
+        final EnvelopeFlyweight decoder = new EnvelopeFlyweight().wrap(buffer, OFFSET, encoder.encodedLength());
+        assertEquals(MessageHeaderFlyweight.CURRENT_VERSION, decoder.version());
+        assertEquals(MessageType.EAGER, decoder.type());
+        assertEquals(EnvelopeFlyweight.FLAG_SYNC, decoder.flags());
+        assertEquals(3, decoder.sourceRank());
+        assertEquals(1, decoder.destinationRank());
+        assertEquals(4096, decoder.creditBytes());
+        assertEquals(5, decoder.contextId());
+        assertEquals(Integer.MAX_VALUE, decoder.tag());
+        assertEquals(Long.MAX_VALUE - 1, decoder.sequence());
+        assertEquals(77, decoder.transferId());
+        assertEquals(8, decoder.packedBytes());
+        final long[] signature = new long[4];
+        decoder.getSignature(signature, 1);
+        assertEquals(0x1234_5678_9ABCL, signature[1]);
+        assertEquals(2, signature[2]);
+        assertEquals(8, signature[3]);
+        assertEquals(0xCAFE_BABE_DEAD_BEEFL, decoder.buffer().getLong(decoder.payloadOffset()));
+        assertEquals(EnvelopeFlyweight.HEADER_LENGTH + 8, decoder.encodedLength());
+        assertNull(MessageHeaderFlyweight.validate(buffer, OFFSET, decoder.encodedLength()));
+    }
+
+    @Test
+    void shouldEncodeRtsWithoutPayload()
+    {
+        final EnvelopeFlyweight rts = new EnvelopeFlyweight().wrap(buffer, 0);
+        rts.header(MessageType.RTS, 0);
+        rts.packedBytes(1L << 40);
+        assertEquals(EnvelopeFlyweight.HEADER_LENGTH, rts.encodedLength());
+        assertNull(MessageHeaderFlyweight.validate(buffer, 0, EnvelopeFlyweight.HEADER_LENGTH));
+        assertEquals(1L << 40, new EnvelopeFlyweight().wrap(buffer, 0).packedBytes());
+    }
+
+    @Test
+    void shouldRoundTripClearToSend()
+    {
+        final ClearToSendFlyweight cts = new ClearToSendFlyweight().wrap(buffer, OFFSET);
+        cts.header(MessageType.CTS, 0);
+        cts.senderTransferId(-5).receiverTransferId(1L << 50).windowBytes(1 << 20);
+
+        final ClearToSendFlyweight decoded = new ClearToSendFlyweight().wrap(buffer, OFFSET, cts.encodedLength());
+        assertEquals(MessageType.CTS, decoded.type());
+        assertEquals(-5, decoded.senderTransferId());
+        assertEquals(1L << 50, decoded.receiverTransferId());
+        assertEquals(1 << 20, decoded.windowBytes());
+        assertEquals(ClearToSendFlyweight.LENGTH, decoded.encodedLength());
+    }
+
+    @Test
+    void shouldRoundTripDataFragment()
+    {
+        final DataFlyweight data = new DataFlyweight().wrap(buffer, OFFSET);
+        data.header(MessageType.DATA, 0);
+        data.receiverTransferId(9).packedOffset(65_536L * 1000).payloadLength(100);
+        for (int i = 0; i < 100; i++)
+        {
+            data.buffer().putByte(data.payloadOffset() + i, (byte)i);
+        }
+
+        final DataFlyweight decoded = new DataFlyweight().wrap(buffer, OFFSET, data.encodedLength());
+        assertEquals(9, decoded.receiverTransferId());
+        assertEquals(65_536L * 1000, decoded.packedOffset());
+        assertEquals(100, decoded.payloadLength());
+        assertEquals(DataFlyweight.HEADER_LENGTH + 100, decoded.encodedLength());
+        assertEquals((byte)99, decoded.buffer().getByte(decoded.payloadOffset() + 99));
+        assertNull(MessageHeaderFlyweight.validate(buffer, OFFSET, decoded.encodedLength()));
+    }
+
+    @Test
+    void shouldRoundTripFinAndAck()
+    {
+        final FinFlyweight fin = new FinFlyweight().wrap(buffer, 0);
+        fin.header(MessageType.FIN, 0);
+        fin.receiverTransferId(3).totalBytes(12345);
+        final AckFlyweight ack = new AckFlyweight().wrap(buffer, 100);
+        ack.header(MessageType.ACK, 0);
+        ack.senderTransferId(44);
+
+        final FinFlyweight finDecoded = new FinFlyweight().wrap(buffer, 0, FinFlyweight.LENGTH);
+        assertEquals(3, finDecoded.receiverTransferId());
+        assertEquals(12345, finDecoded.totalBytes());
+        assertEquals(44, new AckFlyweight().wrap(buffer, 100, AckFlyweight.LENGTH).senderTransferId());
+    }
+
+    @Test
+    void shouldRoundTripErrorWithUtf8Message()
+    {
+        final String message = "receive buffer holds 4 bytes, message has 8 (tag=7, source=1) \u00e9\u4e2d";
+        final ErrorFlyweight error = new ErrorFlyweight().wrap(buffer, OFFSET);
+        error.header(MessageType.ERROR, ErrorFlyweight.FLAG_SEND);
+        error.transferId(12).errorCode(ErrorFlyweight.CODE_TRUNCATED).message(message);
+
+        final ErrorFlyweight decoded = new ErrorFlyweight().wrap(buffer, OFFSET, error.encodedLength());
+        assertEquals(ErrorFlyweight.FLAG_SEND, decoded.flags());
+        assertEquals(12, decoded.transferId());
+        assertEquals(ErrorFlyweight.CODE_TRUNCATED, decoded.errorCode());
+        assertEquals(message, decoded.message());
+        assertEquals(ErrorFlyweight.encodedLength(message), decoded.encodedLength());
+        assertEquals("TRUNCATED", ErrorFlyweight.codeName(decoded.errorCode()));
+    }
+
+    @Test
+    void shouldCutLongErrorMessageAtCharacterBoundary()
+    {
+        final String message = "\u4e2d".repeat(1000) + "\uD83D\uDE00".repeat(10);
+        final ErrorFlyweight error = new ErrorFlyweight().wrap(buffer, 0);
+        error.header(MessageType.ERROR, 0);
+        error.message(message);
+
+        assertTrue(error.messageLength() <= ErrorFlyweight.MAX_MESSAGE_BYTES);
+        assertTrue(message.startsWith(error.message()));
+        assertTrue(error.message().length() > 300);
+    }
+
+    @Test
+    void shouldRejectMalformedMessages()
+    {
+        final EnvelopeFlyweight eager = new EnvelopeFlyweight().wrap(buffer, 0);
+        eager.header(MessageType.EAGER, 0);
+        eager.packedBytes(100);
+        assertTrue(MessageHeaderFlyweight.validate(buffer, 0, EnvelopeFlyweight.HEADER_LENGTH + 99)
+            .contains("declares 172 bytes but has 171"));
+        eager.packedBytes(-1);
+        assertTrue(MessageHeaderFlyweight.validate(buffer, 0, 200).contains("declares"));
+
+        assertTrue(MessageHeaderFlyweight.validate(buffer, 0, 15).contains("shorter than the 16-byte header"));
+
+        buffer.putByte(0, (byte)2);
+        assertTrue(MessageHeaderFlyweight.validate(buffer, 0, 100).contains("wire version 2 is not supported"));
+
+        new MessageHeaderFlyweight().wrap(buffer, 0).header(42, 0);
+        assertTrue(MessageHeaderFlyweight.validate(buffer, 0, 100).contains("unknown message type 42"));
+
+        new MessageHeaderFlyweight().wrap(buffer, 0).header(MessageType.CTS, 0);
+        assertTrue(MessageHeaderFlyweight.validate(buffer, 0, 39)
+            .contains("CTS message of 39 bytes is shorter than its 40-byte fixed part"));
+    }
+
+    @Test
+    void shouldRejectSignatureIndexOutOfRange()
+    {
+        final EnvelopeFlyweight envelope = new EnvelopeFlyweight().wrap(buffer, 0);
+        assertThrows(IndexOutOfBoundsException.class, () -> envelope.signature(3));
+        assertThrows(IndexOutOfBoundsException.class, () -> envelope.signature(-1));
+    }
+
+    @Test
+    void shouldDescribeMessages()
+    {
+        final EnvelopeFlyweight rts = new EnvelopeFlyweight().wrap(buffer, 0);
+        rts.header(MessageType.RTS, 0);
+        rts.sourceRank(0);
+        rts.destinationRank(2);
+        rts.contextId(0).tag(7).sequence(3).transferId(12).packedBytes(1 << 20)
+            .putSignature(new long[]{ 31, 2, 8 }, 0);
+
+        assertEquals("RTS 0->2 ctx=0 tag=7 seq=3 xfer=12 bytes=1048576 sig=[0x1f,2,8]",
+            WireDump.describe(buffer, 0, rts.encodedLength()));
+        assertTrue(WireDump.describe(buffer, 0, 10).startsWith("MALFORMED("));
+    }
+
+    @Test
+    void shouldNameEveryMessageType()
+    {
+        assertEquals("EAGER", MessageType.name(MessageType.EAGER));
+        assertEquals("BYE", MessageType.name(MessageType.BYE));
+        assertEquals("UNKNOWN(0)", MessageType.name(0));
+        assertEquals(MessageHeaderFlyweight.HEADER_LENGTH, MessageType.minimumLength(MessageType.CREDIT));
+        assertEquals(-1, MessageType.minimumLength(99));
+    }
+}
