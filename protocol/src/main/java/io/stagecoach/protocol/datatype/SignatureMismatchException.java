@@ -1,0 +1,17 @@
+package io.stagecoach.protocol.datatype;
+
+/**
+ * The type signature of a message is not a prefix of the signature the receiver expects (MPI type matching).
+ */
+public final class SignatureMismatchException extends DatatypeException
+{
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * @param message names both signatures and the context of the message.
+     */
+    public SignatureMismatchException(final String message)
+    {
+        super(message);
+    }
+}
