@@ -1,0 +1,260 @@
+package io.stagecoach.pipeline.transport.aeron;
+
+import java.util.concurrent.TimeUnit;
+
+import io.aeron.Aeron;
+import io.aeron.ExclusivePublication;
+import io.aeron.FragmentAssembler;
+import io.aeron.Image;
+import io.aeron.Subscription;
+import io.aeron.logbuffer.FragmentHandler;
+import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.AgentInvoker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Aeron transport of one rank: an inbox (an IPC subscription, plus a UDP one when peers run on other nodes)
+ * and one exclusive publication per peer, itself included. Messages are multiplexed on these streams by the
+ * Stagecoach header, so a job of N ranks uses N streams, not one per pair.
+ * <p>
+ * Not thread safe: one thread at a time runs {@link #doWork(FragmentHandler, int)} and uses the publications.
+ * The Aeron client runs its conductor through an agent invoker inside {@link #doWork(FragmentHandler, int)}, so
+ * the transport adds no thread of its own; image and liveness callbacks arrive on the same thread.
+ */
+public final class AeronTransport implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(AeronTransport.class);
+
+    private final AeronTransportContext context;
+    private final Aeron aeron;
+    private final AgentInvoker conductor;
+    private final Subscription ipcInbox;
+    private final Subscription udpInbox;
+    private final ExclusivePublication[] publications;
+    private final boolean[] imageSeen;
+    private final boolean[] streamLost;
+    private final boolean[] inboxLost;
+    private FragmentAssembler assembler;
+    private long nextLivenessCheckNs;
+    private boolean wiredUp;
+    private boolean closed;
+
+    private AeronTransport(final AeronTransportContext context, final Aeron aeron)
+    {
+        this.context = context;
+        this.aeron = aeron;
+        this.conductor = aeron.conductorAgentInvoker();
+        final int size = context.size();
+        this.publications = new ExclusivePublication[size];
+        this.imageSeen = new boolean[size];
+        this.streamLost = new boolean[size];
+        this.inboxLost = new boolean[size];
+        final int streamId = context.streamIdBase() + context.rank();
+        this.ipcInbox = aeron.addSubscription("aeron:ipc", streamId, this::onAvailableImage, this::onUnavailableImage);
+        this.udpInbox = context.hasRemotePeers() ? aeron.addSubscription(
+            context.udpSubscriptionChannel(), streamId, this::onAvailableImage, this::onUnavailableImage) : null;
+        for (int peer = 0; peer < size; peer++)
+        {
+            publications[peer] =
+                aeron.addExclusivePublication(context.publicationChannel(peer), context.streamIdBase() + peer);
+        }
+    }
+
+    /**
+     * Connects to the node's media driver and adds the inbox and the publications. Returns before the peers are
+     * connected: see {@link #isWiredUp()}.
+     *
+     * @param context concluded configuration.
+     * @param errorHandler told of errors the Aeron client meets outside a call.
+     * @return the transport.
+     */
+    public static AeronTransport connect(final AeronTransportContext context, final ErrorHandler errorHandler)
+    {
+        context.conclude();
+        final Aeron aeron = Aeron.connect(new Aeron.Context()
+            .aeronDirectoryName(context.aeronDirectoryName())
+            .clientName("stagecoach-rank-" + context.rank())
+            .useConductorAgentInvoker(true)
+            .errorHandler(errorHandler)
+            .subscriberErrorHandler(errorHandler));
+        try
+        {
+            final AeronTransport transport = new AeronTransport(context, aeron);
+            LOG.debug("rank {} transport added inbox stream {} and {} publications", context.rank(),
+                context.streamIdBase() + context.rank(), context.size());
+            return transport;
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietClose(aeron);
+            throw ex;
+        }
+    }
+
+    /**
+     * @return this rank.
+     */
+    public int rank()
+    {
+        return context.rank();
+    }
+
+    /**
+     * @return number of ranks.
+     */
+    public int size()
+    {
+        return context.size();
+    }
+
+    /**
+     * @param rank a peer.
+     * @return the exclusive publication to that peer's inbox.
+     */
+    public ExclusivePublication publication(final int rank)
+    {
+        return publications[rank];
+    }
+
+    /**
+     * @param rank a peer.
+     * @return true when the peer is on this node and reached over IPC.
+     */
+    public boolean isLocal(final int rank)
+    {
+        return context.isLocal(rank);
+    }
+
+    /**
+     * @param sessionId the session id of an image of the inbox.
+     * @return the rank that publishes with that session id, or -1 for a session of no rank of this job.
+     */
+    public int rankOfSession(final int sessionId)
+    {
+        final int rank = sessionId - context.sessionIdBase();
+        return rank >= 0 && rank < context.size() ? rank : -1;
+    }
+
+    /**
+     * @return true once every publication is connected and an image from every peer arrived: every rank of the
+     * job is up.
+     */
+    public boolean isWiredUp()
+    {
+        if (!wiredUp)
+        {
+            wiredUp = missingPeers().isEmpty();
+        }
+        return wiredUp;
+    }
+
+    /**
+     * @return ranks not yet connected both ways, for a timeout message, for example {@code [2, 3]}.
+     */
+    public String missingPeers()
+    {
+        final StringBuilder missing = new StringBuilder();
+        for (int peer = 0; peer < publications.length; peer++)
+        {
+            if (!publications[peer].isConnected() || !imageSeen[peer])
+            {
+                missing.append(missing.length() == 0 ? "" : ", ").append(peer);
+            }
+        }
+        return missing.length() == 0 ? "" : "[" + missing + "]";
+    }
+
+    /**
+     * One duty cycle: runs the Aeron client's conductor, polls the inbox and checks the peers' liveness.
+     *
+     * @param handler       receives each message, reassembled when Aeron fragmented it.
+     * @param fragmentLimit most fragments to read from each inbox subscription.
+     * @return work done.
+     */
+    public int doWork(final FragmentHandler handler, final int fragmentLimit)
+    {
+        int workCount = conductor.invoke();
+        final FragmentHandler assembler = assembler(handler);
+        workCount += ipcInbox.poll(assembler, fragmentLimit);
+        if (udpInbox != null)
+        {
+            workCount += udpInbox.poll(assembler, fragmentLimit);
+        }
+        final long nowNs = System.nanoTime();
+        if (nowNs - nextLivenessCheckNs >= 0)
+        {
+            nextLivenessCheckNs = nowNs + context.livenessCheckIntervalNs();
+            checkInboxes();
+        }
+        return workCount;
+    }
+
+    /**
+     * Closes the publications, the inbox and the Aeron client. A peer sees the streams from this rank end after
+     * it has read what they hold.
+     */
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        CloseHelper.closeAll(publications);
+        CloseHelper.closeAll(ipcInbox, udpInbox);
+        CloseHelper.close(aeron);
+    }
+
+    private FragmentHandler assembler(final FragmentHandler handler)
+    {
+        if (assembler == null || assembler.delegate() != handler)
+        {
+            assembler = new FragmentAssembler(handler);
+        }
+        return assembler;
+    }
+
+    private void onAvailableImage(final Image image)
+    {
+        final int peer = rankOfSession(image.sessionId());
+        if (peer < 0)
+        {
+            LOG.warn("rank {} ignores an image of session {} from {}: no rank of this job publishes with it",
+                context.rank(), image.sessionId(), image.sourceIdentity());
+            return;
+        }
+        imageSeen[peer] = true;
+        LOG.debug("rank {} receives from rank {} ({})", context.rank(), peer, image.sourceIdentity());
+    }
+
+    private void onUnavailableImage(final Image image)
+    {
+        final int peer = rankOfSession(image.sessionId());
+        if (peer >= 0 && !streamLost[peer] && !closed)
+        {
+            streamLost[peer] = true;
+            context.listener().onPeerStreamLost(peer, "the stream from rank " + peer + " ended (" +
+                (image.isEndOfStream() ? "its publication closed" : "its image became unavailable") + " at " +
+                image.position() + " bytes)");
+        }
+    }
+
+    private void checkInboxes()
+    {
+        if (!wiredUp)
+        {
+            return;
+        }
+        for (int peer = 0; peer < publications.length; peer++)
+        {
+            if (!inboxLost[peer] && !publications[peer].isConnected())
+            {
+                inboxLost[peer] = true;
+                context.listener().onPeerInboxLost(peer, "rank " + peer + "'s inbox is no longer connected (" +
+                    TimeUnit.NANOSECONDS.toMillis(context.livenessCheckIntervalNs()) + " ms check)");
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.stagecoach.pipeline.transport.aeron;
+
+import java.util.concurrent.TimeUnit;
+
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A media driver inside this process, with its own directory, for single-process use and tests. Tuned for small
+ * machines: one shared agent thread that backs off to short parks when idle, and short liveness timeouts so that
+ * a rank that stops is noticed within about a second.
+ */
+public final class EmbeddedMediaDriver implements AutoCloseable
+{
+    /** How long a client may go without a heartbeat before the driver drops its publications. */
+    public static final long CLIENT_LIVENESS_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(1000);
+    /** How long a network image may go without data or heartbeat before it is unavailable. */
+    public static final long IMAGE_LIVENESS_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(1000);
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedMediaDriver.class);
+
+    private final MediaDriver driver;
+
+    private EmbeddedMediaDriver(final MediaDriver driver)
+    {
+        this.driver = driver;
+    }
+
+    /**
+     * Launches a driver in a fresh directory, deleted on close.
+     *
+     * @param directoryName the driver's directory; an existing one is deleted first.
+     * @return the running driver.
+     */
+    public static EmbeddedMediaDriver launch(final String directoryName)
+    {
+        final MediaDriver.Context context = new MediaDriver.Context()
+            .aeronDirectoryName(directoryName)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(new BackoffIdleStrategy(64, 16, TimeUnit.MICROSECONDS.toNanos(1),
+                TimeUnit.MICROSECONDS.toNanos(100)))
+            .clientLivenessTimeoutNs(CLIENT_LIVENESS_TIMEOUT_NS)
+            .imageLivenessTimeoutNs(IMAGE_LIVENESS_TIMEOUT_NS)
+            .publicationUnblockTimeoutNs(TimeUnit.SECONDS.toNanos(3))
+            .publicationLingerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(200))
+            .timerIntervalNs(TimeUnit.MILLISECONDS.toNanos(10))
+            .termBufferSparseFile(true)
+            .warnIfDirectoryExists(false);
+        final MediaDriver driver = MediaDriver.launch(context);
+        LOG.info("embedded media driver in {}", driver.aeronDirectoryName());
+        return new EmbeddedMediaDriver(driver);
+    }
+
+    /**
+     * @return the driver's directory, to be given to the ranks that use it.
+     */
+    public String aeronDirectoryName()
+    {
+        return driver.aeronDirectoryName();
+    }
+
+    /**
+     * Stops the driver and deletes its directory.
+     */
+    public void close()
+    {
+        driver.close();
+    }
+}
