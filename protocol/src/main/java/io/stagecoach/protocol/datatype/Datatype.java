@@ -117,9 +117,11 @@ public final class Datatype
     {
         nonNegative(count, "count", "contiguous");
         final long extent = live(oldtype, "contiguous").extentUnchecked();
+        final String description = "contiguous(" + count + ", " + oldtype + ")";
+        Checked.multiply(count, oldtype.sizeUnchecked(), "size in bytes of " + description);
         final Bounds bounds = new Bounds();
         bounds.add(0, oldtype, count, extent, 1, 0);
-        return new Datatype("contiguous(" + count + ", " + oldtype + ")", false, bounds.finish(false),
+        return new Datatype(description, false, bounds.finish(false),
             SignatureNode.repeat(count, oldtype.signature),
             () -> Layouts.vector(0, count, extent, oldtype.layout()));
     }
@@ -601,6 +603,8 @@ public final class Datatype
         nonNegative(count, "count", description);
         nonNegative(blockLength, "blockLength", description);
         final long extent = oldtype.extentUnchecked();
+        Checked.multiply(count, Checked.multiply(blockLength, oldtype.sizeUnchecked(), "size in bytes of " +
+            description), "size in bytes of " + description);
         final Bounds bounds = new Bounds();
         bounds.add(0, oldtype, count, strideBytes, blockLength, extent);
         return new Datatype(description, false, bounds.finish(false),
