@@ -1,0 +1,282 @@
+package io.stagecoach.device;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+
+/**
+ * Configuration of a {@link DeviceRuntime}, Aeron style: fluent setters, defaults from system properties or the
+ * environment, validated by {@link #conclude()}.
+ * <table>
+ * <caption>Settings read from the environment</caption>
+ * <tr><th>system property</th><th>environment</th><th>meaning</th></tr>
+ * <tr><td>stagecoach.device</td><td>STAGECOACH_DEVICE</td><td>cuda or emulated; absent: cuda where a GPU is
+ * visible</td></tr>
+ * <tr><td>stagecoach.device.emulated.devices</td><td>STAGECOACH_DEVICE_EMULATED_DEVICES</td><td>emulated device
+ * count (2)</td></tr>
+ * <tr><td>stagecoach.device.emulated.memoryBytes</td><td>STAGECOACH_DEVICE_EMULATED_MEMORYBYTES</td><td>memory of
+ * each emulated device and of the pinned host pool (1 GiB)</td></tr>
+ * <tr><td>stagecoach.device.emulated.dir</td><td>STAGECOACH_DEVICE_EMULATED_DIR</td><td>folder of the
+ * shared-memory files (/dev/shm)</td></tr>
+ * </table>
+ */
+public final class DeviceContext
+{
+    /**
+     * Largest emulated memory: one mapping of a file.
+     */
+    public static final long MAX_EMULATED_MEMORY_BYTES = Integer.MAX_VALUE & ~4095L;
+
+    private DeviceKind kind = parseKind(setting("stagecoach.device", null));
+    private int emulatedDeviceCount = Integer.parseInt(setting("stagecoach.device.emulated.devices", "2"));
+    private long emulatedMemoryBytes = Long.parseLong(
+        setting("stagecoach.device.emulated.memoryBytes", String.valueOf(1L << 30)));
+    private Path emulatedDirectory = defaultEmulatedDirectory();
+    private int emulatedWorkerThreads = Integer.parseInt(setting("stagecoach.device.emulated.workers", "2"));
+    private boolean completionThread = true;
+    private IdleStrategy completionIdleStrategy = new BackoffIdleStrategy(64, 16, 1_000, 50_000);
+    private int completionQueueCapacity = 64 * 1024;
+    private int launchCacheEntries = 256;
+    private boolean concluded;
+
+    /**
+     * Validate and fill in what was left to defaults.
+     *
+     * @return this.
+     */
+    public DeviceContext conclude()
+    {
+        if (emulatedDeviceCount < 1 || emulatedDeviceCount > 64)
+        {
+            throw new IllegalArgumentException("emulated device count " + emulatedDeviceCount + " outside [1, 64]");
+        }
+        if (emulatedMemoryBytes < 4096 || emulatedMemoryBytes > MAX_EMULATED_MEMORY_BYTES)
+        {
+            throw new IllegalArgumentException("emulated memory " + emulatedMemoryBytes + " bytes outside [4096, " +
+                MAX_EMULATED_MEMORY_BYTES + "]");
+        }
+        if (emulatedWorkerThreads < 1)
+        {
+            throw new IllegalArgumentException("emulated worker threads " + emulatedWorkerThreads + " below 1");
+        }
+        if (completionQueueCapacity < 16)
+        {
+            throw new IllegalArgumentException("completion queue capacity " + completionQueueCapacity + " below 16");
+        }
+        if (launchCacheEntries < 4)
+        {
+            throw new IllegalArgumentException("launch cache entries " + launchCacheEntries + " below 4");
+        }
+        concluded = true;
+        return this;
+    }
+
+    /**
+     * @return true once {@link #conclude()} ran.
+     */
+    public boolean isConcluded()
+    {
+        return concluded;
+    }
+
+    /**
+     * @return the back end asked for, or null to choose automatically.
+     */
+    public DeviceKind kind()
+    {
+        return kind;
+    }
+
+    /**
+     * @param kind the back end to use, or null to choose automatically (cuda where a GPU is visible).
+     * @return this.
+     */
+    public DeviceContext kind(final DeviceKind kind)
+    {
+        this.kind = kind;
+        return this;
+    }
+
+    /**
+     * @return number of emulated devices.
+     */
+    public int emulatedDeviceCount()
+    {
+        return emulatedDeviceCount;
+    }
+
+    /**
+     * @param count of emulated devices.
+     * @return this.
+     */
+    public DeviceContext emulatedDeviceCount(final int count)
+    {
+        this.emulatedDeviceCount = count;
+        return this;
+    }
+
+    /**
+     * @return memory of each emulated device, and of the emulated pinned host pool.
+     */
+    public long emulatedMemoryBytes()
+    {
+        return emulatedMemoryBytes;
+    }
+
+    /**
+     * @param lengthBytes memory of each emulated device (a sparse shared-memory file: untouched pages cost nothing).
+     * @return this.
+     */
+    public DeviceContext emulatedMemoryBytes(final long lengthBytes)
+    {
+        this.emulatedMemoryBytes = lengthBytes;
+        return this;
+    }
+
+    /**
+     * @return folder of the emulated devices' shared-memory files.
+     */
+    public Path emulatedDirectory()
+    {
+        return emulatedDirectory;
+    }
+
+    /**
+     * @param directory of the emulated devices' shared-memory files; processes that exchange IPC handles share it.
+     * @return this.
+     */
+    public DeviceContext emulatedDirectory(final Path directory)
+    {
+        this.emulatedDirectory = directory;
+        return this;
+    }
+
+    /**
+     * @return threads that run emulated streams.
+     */
+    public int emulatedWorkerThreads()
+    {
+        return emulatedWorkerThreads;
+    }
+
+    /**
+     * @param threads that run emulated streams.
+     * @return this.
+     */
+    public DeviceContext emulatedWorkerThreads(final int threads)
+    {
+        this.emulatedWorkerThreads = threads;
+        return this;
+    }
+
+    /**
+     * @return true when the runtime runs its completion agent on a thread of its own.
+     */
+    public boolean completionThread()
+    {
+        return completionThread;
+    }
+
+    /**
+     * @param completionThread false to drive completions from the owner's duty cycle with
+     *                         {@link DeviceRuntime#pollCompletions()}.
+     * @return this.
+     */
+    public DeviceContext completionThread(final boolean completionThread)
+    {
+        this.completionThread = completionThread;
+        return this;
+    }
+
+    /**
+     * @return idle strategy of the completion thread.
+     */
+    public IdleStrategy completionIdleStrategy()
+    {
+        return completionIdleStrategy;
+    }
+
+    /**
+     * @param idleStrategy of the completion thread; busy spinning gives the lowest latency on a machine with spare
+     *                     cores.
+     * @return this.
+     */
+    public DeviceContext completionIdleStrategy(final IdleStrategy idleStrategy)
+    {
+        this.completionIdleStrategy = idleStrategy;
+        return this;
+    }
+
+    /**
+     * @return events that may await completion at once.
+     */
+    public int completionQueueCapacity()
+    {
+        return completionQueueCapacity;
+    }
+
+    /**
+     * @param capacity of the queue of events handed to the completion agent.
+     * @return this.
+     */
+    public DeviceContext completionQueueCapacity(final int capacity)
+    {
+        this.completionQueueCapacity = capacity;
+        return this;
+    }
+
+    /**
+     * @return launches (instantiated graphs) cached per packer.
+     */
+    public int launchCacheEntries()
+    {
+        return launchCacheEntries;
+    }
+
+    /**
+     * @param entries launches cached per packer, keyed by buffers and byte range.
+     * @return this.
+     */
+    public DeviceContext launchCacheEntries(final int entries)
+    {
+        this.launchCacheEntries = entries;
+        return this;
+    }
+
+    static String setting(final String property, final String fallback)
+    {
+        final String fromProperty = System.getProperty(property);
+        if (fromProperty != null && !fromProperty.isBlank())
+        {
+            return fromProperty;
+        }
+        final String variable = property.toUpperCase().replace('.', '_');
+        final Map<String, String> environment = System.getenv();
+        final String fromEnvironment = environment.get(variable);
+        return fromEnvironment != null && !fromEnvironment.isBlank() ? fromEnvironment : fallback;
+    }
+
+    private static DeviceKind parseKind(final String value)
+    {
+        return value == null || value.equalsIgnoreCase("auto") ? null : DeviceKind.parse(value);
+    }
+
+    private static Path defaultEmulatedDirectory()
+    {
+        final String configured = setting("stagecoach.device.emulated.dir", null);
+        if (configured != null)
+        {
+            return Path.of(configured);
+        }
+        final Path shm = Path.of("/dev/shm");
+        if (Files.isDirectory(shm) && Files.isWritable(shm))
+        {
+            return shm;
+        }
+        return new File(System.getProperty("java.io.tmpdir")).toPath();
+    }
+}

@@ -1,0 +1,613 @@
+package io.stagecoach.device;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.stagecoach.protocol.datatype.CompiledType;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.AgentRunner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The device layer used by the pipeline and the rank runtime: memory, memory-type detection, streams, events and
+ * their non-blocking completion, pack and unpack kernels for derived datatypes, and IPC of device memory between
+ * processes of one node. One back end serves it (CUDA or emulated), chosen automatically or by configuration.
+ * <p>
+ * Every request is validated here, in one place, whatever the back end: a double free, a use of freed memory, an
+ * address that belongs to no allocation where one is needed, or a range that overruns its allocation is a
+ * {@link DeviceException} naming the value and the limit.
+ */
+public final class DeviceRuntime implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(DeviceRuntime.class);
+
+    private final DeviceContext context;
+    private final DeviceBackend backend;
+    private final MemoryMap memoryMap = new MemoryMap();
+    private final Long2ObjectHashMap<Allocation> live = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<byte[]> exported = new Long2ObjectHashMap<>();
+    private final ConcurrentHashMap<CompiledType, DevicePacker[]> packers = new ConcurrentHashMap<>();
+    private final Set<DeviceStream> streams = ConcurrentHashMap.newKeySet();
+    private final Set<DeviceEvent> events = ConcurrentHashMap.newKeySet();
+    private final IpcCache ipcCache;
+    private final CompletionAgent completionAgent;
+    private final AgentRunner completionRunner;
+    private final AtomicLong driverQueries = new AtomicLong();
+    private volatile boolean closed;
+
+    private DeviceRuntime(final DeviceContext context, final DeviceBackend backend)
+    {
+        this.context = context;
+        this.backend = backend;
+        this.ipcCache = new IpcCache(this, backend, memoryMap);
+        this.completionAgent = new CompletionAgent(context.completionQueueCapacity());
+        if (context.completionThread())
+        {
+            completionRunner = new AgentRunner(
+                context.completionIdleStrategy(), ex -> LOG.error("completion agent failed", ex), null,
+                completionAgent);
+            AgentRunner.startOnThread(completionRunner, runnable ->
+            {
+                final Thread thread = new Thread(runnable);
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
+        else
+        {
+            completionRunner = null;
+        }
+    }
+
+    /**
+     * Open a runtime with the configuration found in system properties and the environment.
+     *
+     * @return the runtime.
+     */
+    public static DeviceRuntime open()
+    {
+        return open(new DeviceContext());
+    }
+
+    /**
+     * Open a runtime. The back end is the one the context names; when it names none, CUDA where JCuda loads and a GPU
+     * is visible, the emulated device otherwise.
+     *
+     * @param context configuration; concluded here if it was not.
+     * @return the runtime.
+     */
+    public static DeviceRuntime open(final DeviceContext context)
+    {
+        if (!context.isConcluded())
+        {
+            context.conclude();
+        }
+        final DeviceBackendProvider provider = provider(context.kind());
+        final DeviceBackend backend = provider.open(context);
+        LOG.info("device runtime open: {} with {} device(s)", backend.kind(), backend.deviceCount());
+        return new DeviceRuntime(context, backend);
+    }
+
+    /**
+     * @return the back ends that can run here, in order of preference.
+     */
+    public static List<DeviceKind> availableKinds()
+    {
+        final List<DeviceKind> kinds = new ArrayList<>();
+        for (final DeviceBackendProvider provider : providers())
+        {
+            if (provider.isAvailable())
+            {
+                kinds.add(provider.kind());
+            }
+        }
+        return kinds;
+    }
+
+    /**
+     * @return the back end in use.
+     */
+    public DeviceKind kind()
+    {
+        return backend.kind();
+    }
+
+    /**
+     * @return the configuration the runtime was opened with.
+     */
+    public DeviceContext context()
+    {
+        return context;
+    }
+
+    /**
+     * @return number of devices.
+     */
+    public int deviceCount()
+    {
+        return backend.deviceCount();
+    }
+
+    /**
+     * @param device ordinal.
+     * @return its name.
+     */
+    public String deviceName(final int device)
+    {
+        checkDevice(device);
+        return backend.deviceName(device);
+    }
+
+    /**
+     * @param device      ordinal.
+     * @param lengthBytes to allocate.
+     * @return device memory.
+     */
+    public Allocation allocate(final int device, final long lengthBytes)
+    {
+        ensureOpen();
+        checkDevice(device);
+        checkLength(lengthBytes);
+        final long address = backend.allocateDevice(device, lengthBytes);
+        return track(new MemoryRegion(MemoryType.DEVICE, device, address, lengthBytes, address, true));
+    }
+
+    /**
+     * @param lengthBytes to allocate.
+     * @return page-locked host memory, mapped so that kernels of every device can read and write it.
+     */
+    public Allocation allocatePinned(final long lengthBytes)
+    {
+        ensureOpen();
+        checkLength(lengthBytes);
+        final long address = backend.allocatePinned(lengthBytes);
+        final long deviceAddress = backend.mappedDeviceAddress(address);
+        return track(new MemoryRegion(MemoryType.PINNED_HOST, -1, address, lengthBytes, deviceAddress, true));
+    }
+
+    /**
+     * Page-lock and map existing host memory (a shared-memory segment, a direct buffer) for fast copies and direct
+     * kernel access. Free the returned allocation to unregister; the memory itself stays the caller's.
+     *
+     * @param address     start of the host range.
+     * @param lengthBytes of the range.
+     * @return the registration.
+     */
+    public Allocation register(final long address, final long lengthBytes)
+    {
+        ensureOpen();
+        checkLength(lengthBytes);
+        final MemoryRegion known = memoryMap.find(address);
+        if (known != null && known.owned())
+        {
+            throw new DeviceException("cannot register 0x" + Long.toHexString(address) + ": it lies in " + known);
+        }
+        backend.registerHost(address, lengthBytes);
+        final long deviceAddress = backend.mappedDeviceAddress(address);
+        return track(new MemoryRegion(MemoryType.REGISTERED_HOST, -1, address, lengthBytes, deviceAddress, true));
+    }
+
+    /**
+     * Free the allocation that starts at an address.
+     *
+     * @param address start of an allocation of this runtime.
+     */
+    public void free(final long address)
+    {
+        final Allocation allocation;
+        synchronized (live)
+        {
+            allocation = live.get(address);
+        }
+        if (allocation == null)
+        {
+            final MemoryRegion freed = memoryMap.findFreed(address);
+            if (freed != null && freed.startAddress() == address)
+            {
+                throw new DeviceException("double free of " + freed);
+            }
+            throw new DeviceException("free of 0x" + Long.toHexString(address) +
+                ", which is not the start of an allocation of this runtime");
+        }
+        allocation.free();
+    }
+
+    /**
+     * Memory-type detection: what an address is, asked of the driver once per allocation range and cached; the cache
+     * forgets a range when this runtime frees it.
+     *
+     * @param address any address.
+     * @return its allocation range, or {@link MemoryRegion#PAGEABLE_HOST}.
+     * @throws DeviceException when the address lies in memory this runtime freed.
+     */
+    public MemoryRegion lookup(final long address)
+    {
+        final MemoryRegion cached = memoryMap.find(address);
+        if (cached != null)
+        {
+            return cached;
+        }
+        final MemoryRegion freed = memoryMap.findFreed(address);
+        if (freed != null)
+        {
+            throw new DeviceException("address 0x" + Long.toHexString(address) + " lies in " + freed +
+                ", which was freed");
+        }
+        driverQueries.incrementAndGet();
+        final MemoryRegion found = backend.query(address);
+        if (found == null)
+        {
+            return MemoryRegion.PAGEABLE_HOST;
+        }
+        if (found.lengthBytes() > 0)
+        {
+            memoryMap.add(found);
+        }
+        return found;
+    }
+
+    /**
+     * Drop the cached answer for memory this runtime did not allocate, after its owner freed it.
+     *
+     * @param address inside the range to forget.
+     */
+    public void forget(final long address)
+    {
+        memoryMap.forget(address);
+    }
+
+    /**
+     * @return how many times the driver was asked about an address (cache misses), for tests and diagnostics.
+     */
+    public long driverQueryCount()
+    {
+        return driverQueries.get();
+    }
+
+    /**
+     * @param device the stream runs on.
+     * @return a new stream.
+     */
+    public DeviceStream createStream(final int device)
+    {
+        ensureOpen();
+        checkDevice(device);
+        final DeviceStream stream = new DeviceStream(this, device, backend.createStream(device));
+        streams.add(stream);
+        return stream;
+    }
+
+    /**
+     * @param device the event belongs to.
+     * @return a new event.
+     */
+    public DeviceEvent createEvent(final int device)
+    {
+        ensureOpen();
+        checkDevice(device);
+        final DeviceEvent event = new DeviceEvent(this, device, backend.createEvent(device));
+        events.add(event);
+        return event;
+    }
+
+    /**
+     * The pack and unpack kernels of a datatype on a device, built once (node code uploaded, arguments prepared) and
+     * cached for the life of the runtime.
+     *
+     * @param type   compiled form of a committed datatype.
+     * @param device the kernels run on.
+     * @return the packer.
+     */
+    public DevicePacker packer(final CompiledType type, final int device)
+    {
+        ensureOpen();
+        checkDevice(device);
+        final DevicePacker[] perDevice = packers.computeIfAbsent(type, t -> new DevicePacker[deviceCount()]);
+        DevicePacker packer = perDevice[device];
+        if (packer == null)
+        {
+            synchronized (perDevice)
+            {
+                packer = perDevice[device];
+                if (packer == null)
+                {
+                    packer = new DevicePacker(this, device, type, backend.createPacker(device, type));
+                    perDevice[device] = packer;
+                }
+            }
+        }
+        return packer;
+    }
+
+    /**
+     * Export a range of device memory allocated by this runtime for another process on this node.
+     *
+     * @param address     start of the range.
+     * @param lengthBytes of the range.
+     * @return the handle to send.
+     */
+    public IpcHandle exportIpc(final long address, final long lengthBytes)
+    {
+        ensureOpen();
+        final MemoryRegion region = lookup(address);
+        if (region.type() != MemoryType.DEVICE || !region.owned())
+        {
+            throw new DeviceException("IPC export needs device memory allocated by this runtime; 0x" +
+                Long.toHexString(address) + " is " + region);
+        }
+        checkRange(address, lengthBytes, "IPC export");
+        final byte[] opaque;
+        synchronized (exported)
+        {
+            byte[] known = exported.get(region.startAddress());
+            if (known == null)
+            {
+                known = backend.exportIpc(region.device(), region.startAddress());
+                exported.put(region.startAddress(), known);
+            }
+            opaque = known;
+        }
+        return new IpcHandle(backend.kind(), region.device(), ProcessHandle.current().pid(), region.startAddress(),
+            region.lengthBytes(), address - region.startAddress(), lengthBytes, opaque);
+    }
+
+    /**
+     * Open another process' exported device memory; the driver mapping is cached per allocation.
+     *
+     * @param handle received from the exporter.
+     * @return the mapping; close it when done.
+     */
+    public IpcMapping openIpc(final IpcHandle handle)
+    {
+        ensureOpen();
+        return ipcCache.open(handle);
+    }
+
+    /**
+     * Tell the cache that the exporter freed the allocation behind a handle: its mapping closes once unused.
+     *
+     * @param handle of the freed allocation.
+     */
+    public void invalidateIpc(final IpcHandle handle)
+    {
+        ipcCache.invalidate(handle);
+    }
+
+    /**
+     * @return allocations of other processes currently mapped.
+     */
+    public int openIpcCount()
+    {
+        return ipcCache.openCount();
+    }
+
+    /**
+     * Ask to be told, on the completion agent's thread, once the event's latest recording completed.
+     *
+     * @param event   recorded in a stream.
+     * @param handler to call.
+     * @param token   passed back to the handler.
+     */
+    public void onComplete(final DeviceEvent event, final CompletionHandler handler, final long token)
+    {
+        submit(event, handler, token, null);
+    }
+
+    /**
+     * @param event recorded in a stream.
+     * @return a future completed (on the completion agent's thread) once the event's latest recording completed.
+     */
+    public CompletableFuture<DeviceEvent> whenComplete(final DeviceEvent event)
+    {
+        final CompletableFuture<DeviceEvent> future = new CompletableFuture<>();
+        submit(event, null, 0, future);
+        return future;
+    }
+
+    /**
+     * Run one duty cycle of the completion agent; only when the context has no completion thread, and from one thread.
+     *
+     * @return completions delivered.
+     */
+    public int pollCompletions()
+    {
+        if (completionRunner != null)
+        {
+            throw new IllegalStateException("completions are polled by the runtime's own thread");
+        }
+        return completionAgent.doWork();
+    }
+
+    /**
+     * Free everything still allocated, stop the completion agent and close the back end.
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        if (completionRunner != null)
+        {
+            completionRunner.close();
+        }
+        else
+        {
+            completionAgent.onClose();
+        }
+        packers.values().forEach(perDevice ->
+        {
+            for (final DevicePacker packer : perDevice)
+            {
+                if (packer != null)
+                {
+                    packer.close();
+                }
+            }
+        });
+        packers.clear();
+        new ArrayList<>(streams).forEach(DeviceStream::close);
+        new ArrayList<>(events).forEach(DeviceEvent::close);
+        ipcCache.closeAll();
+        final List<Allocation> leftovers;
+        synchronized (live)
+        {
+            leftovers = new ArrayList<>(live.values());
+        }
+        if (!leftovers.isEmpty())
+        {
+            LOG.info("freeing {} allocation(s) left at close", leftovers.size());
+        }
+        leftovers.forEach(allocation ->
+        {
+            if (!allocation.isFreed())
+            {
+                allocation.free();
+            }
+        });
+        backend.close();
+    }
+
+    void release(final Allocation allocation)
+    {
+        final MemoryRegion region = allocation.region();
+        synchronized (live)
+        {
+            live.remove(region.startAddress());
+        }
+        synchronized (exported)
+        {
+            exported.remove(region.startAddress());
+        }
+        memoryMap.remove(region, region.type() != MemoryType.REGISTERED_HOST);
+        switch (region.type())
+        {
+            case DEVICE -> backend.freeDevice(region.device(), region.startAddress());
+            case PINNED_HOST -> backend.freePinned(region.startAddress());
+            case REGISTERED_HOST -> backend.unregisterHost(region.startAddress());
+            default -> throw new IllegalStateException("cannot free " + region);
+        }
+    }
+
+    void forget(final DeviceStream stream)
+    {
+        streams.remove(stream);
+    }
+
+    void forget(final DeviceEvent event)
+    {
+        events.remove(event);
+    }
+
+    void checkRange(final long address, final long lengthBytes, final String role)
+    {
+        final MemoryRegion region = lookup(address);
+        if (region.lengthBytes() > 0 && address + lengthBytes - region.endAddress() > 0)
+        {
+            throw new DeviceException(role + " of " + lengthBytes + " bytes at 0x" + Long.toHexString(address) +
+                " (offset " + (address - region.startAddress()) + ") overruns " + region + " by " +
+                (address + lengthBytes - region.endAddress()) + " bytes");
+        }
+    }
+
+    MemoryRegion accessibleRegion(final long address, final long lengthBytes, final int device, final String role)
+    {
+        final MemoryRegion region = lookup(address);
+        if (!region.type().isDeviceAccessible())
+        {
+            throw new DeviceException(role + " 0x" + Long.toHexString(address) + " belongs to no device-accessible " +
+                "allocation (pageable host memory): use device, pinned or registered memory");
+        }
+        if (region.type() == MemoryType.DEVICE && region.device() != device)
+        {
+            throw new DeviceException(role + " 0x" + Long.toHexString(address) + " is memory of device " +
+                region.device() + ", the kernel runs on device " + device);
+        }
+        checkRange(address, lengthBytes, role);
+        return region;
+    }
+
+    private void submit(
+        final DeviceEvent event,
+        final CompletionHandler handler,
+        final long token,
+        final CompletableFuture<DeviceEvent> future)
+    {
+        ensureOpen();
+        if (event.runtime() != this)
+        {
+            throw new IllegalArgumentException("event belongs to another device runtime");
+        }
+        event.arm(handler, token, future);
+        if (!completionAgent.submit(event))
+        {
+            event.deliver(new DeviceException("completion queue full: " + completionAgent.awaiting() +
+                " events await completion, capacity " + context.completionQueueCapacity()));
+        }
+    }
+
+    private Allocation track(final MemoryRegion region)
+    {
+        final Allocation allocation = new Allocation(this, region);
+        memoryMap.add(region);
+        synchronized (live)
+        {
+            live.put(region.startAddress(), allocation);
+        }
+        return allocation;
+    }
+
+    private void checkDevice(final int device)
+    {
+        if (device < 0 || device >= backend.deviceCount())
+        {
+            throw new IllegalArgumentException("device " + device + " outside [0, " + backend.deviceCount() + ")");
+        }
+    }
+
+    private static void checkLength(final long lengthBytes)
+    {
+        if (lengthBytes <= 0)
+        {
+            throw new IllegalArgumentException("allocation length " + lengthBytes + " must be positive");
+        }
+    }
+
+    private void ensureOpen()
+    {
+        if (closed)
+        {
+            throw new DeviceException("device runtime used after close");
+        }
+    }
+
+    private static List<DeviceBackendProvider> providers()
+    {
+        final List<DeviceBackendProvider> providers = new ArrayList<>();
+        ServiceLoader.load(DeviceBackendProvider.class, DeviceRuntime.class.getClassLoader()).forEach(providers::add);
+        providers.sort((a, b) -> a.kind().compareTo(b.kind()));
+        return providers;
+    }
+
+    private static DeviceBackendProvider provider(final DeviceKind wanted)
+    {
+        final List<DeviceBackendProvider> providers = providers();
+        for (final DeviceBackendProvider provider : providers)
+        {
+            if (wanted == null ? provider.isAvailable() : provider.kind() == wanted)
+            {
+                return provider;
+            }
+        }
+        throw new DeviceException("no device back end " + (wanted == null ? "available" : "of kind " + wanted) +
+            " among " + providers.size() + " provider(s)");
+    }
+}

@@ -1,0 +1,117 @@
+package io.stagecoach.device.cuda;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import io.stagecoach.device.BackendPacker;
+import io.stagecoach.device.BackendStream;
+import io.stagecoach.protocol.datatype.CompiledType;
+import jcuda.Pointer;
+import jcuda.driver.CUstream;
+
+import static jcuda.driver.JCudaDriver.cuMemAlloc;
+import static jcuda.driver.JCudaDriver.cuMemFree;
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
+
+/**
+ * The CUDA pack and unpack kernels of one datatype on one device. The node code is uploaded once. A call seen for the
+ * first time is a plain launch with arguments written into one reused direct buffer; seen again, it becomes a
+ * one-kernel CUDA graph, instantiated once and cached, so that repeated calls (halo exchanges, chunk slots reused) cost
+ * one {@code cuGraphLaunch}.
+ */
+final class CudaPacker implements BackendPacker
+{
+    private final CudaDevice device;
+    private final TypeShape shape;
+    private final DevicePointer code;
+    private final ByteBuffer arguments =
+        ByteBuffer.allocateDirect(KernelPlan.ARGUMENT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    private final Pointer kernelParameters = Pointer.to(Pointer.to(arguments));
+    private final LaunchCache launches;
+
+    CudaPacker(final CudaDevice device, final CompiledType type, final int cacheEntries)
+    {
+        this.device = device;
+        this.shape = new TypeShape(type);
+        this.launches = new LaunchCache(cacheEntries, this::release);
+        final long[] nodes = shape.code();
+        device.makeCurrent();
+        code = new DevicePointer();
+        final long codeBytes = Math.max(8L, nodes.length * 8L);
+        Cuda.check(cuMemAlloc(code, codeBytes), "cuMemAlloc(" + codeBytes + " bytes of node code)");
+        if (nodes.length > 0)
+        {
+            Cuda.check(cuMemcpyHtoD(code, Pointer.to(nodes), codeBytes), "cuMemcpyHtoD(node code)");
+        }
+    }
+
+    @Override
+    public void pack(
+        final BackendStream stream,
+        final long srcAddress,
+        final long count,
+        final long packedOffset,
+        final long lengthBytes,
+        final long dstAddress)
+    {
+        launch((CudaStream)stream, true, srcAddress, count, packedOffset, lengthBytes, dstAddress);
+    }
+
+    @Override
+    public void unpack(
+        final BackendStream stream,
+        final long srcAddress,
+        final long count,
+        final long packedOffset,
+        final long lengthBytes,
+        final long dstAddress)
+    {
+        launch((CudaStream)stream, false, dstAddress, count, packedOffset, lengthBytes, srcAddress);
+    }
+
+    @Override
+    public synchronized void close()
+    {
+        launches.clear();
+        device.makeCurrent();
+        Cuda.check(cuMemFree(code), "cuMemFree(node code)");
+    }
+
+    private synchronized void launch(
+        final CudaStream stream,
+        final boolean pack,
+        final long typed,
+        final long count,
+        final long packedOffset,
+        final long lengthBytes,
+        final long packed)
+    {
+        final CUstream cuStream = stream.stream();
+        final LaunchCache.Launch known = launches.find(pack, typed, count, packedOffset, lengthBytes, packed);
+        if (known != null)
+        {
+            if (known.graph == null)
+            {
+                known.graph = device.instantiate(known.plan);
+            }
+            device.launch(known.graph, cuStream);
+            return;
+        }
+        final KernelPlan plan = KernelPlan.of(shape, pack, typed, count, packedOffset, lengthBytes, packed,
+            code.address());
+        plan.writeArguments(arguments);
+        device.launch(plan, kernelParameters, cuStream);
+        final LaunchCache.Launch launch = new LaunchCache.Launch(pack, typed, count, packedOffset, lengthBytes, packed);
+        launch.plan = plan;
+        launches.add(launch);
+    }
+
+    private void release(final LaunchCache.Launch launch)
+    {
+        if (launch.graph != null)
+        {
+            device.destroy(launch.graph);
+            launch.graph = null;
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.stagecoach.device.cuda;
+
+import io.stagecoach.device.BackendEvent;
+import io.stagecoach.device.BackendStream;
+import jcuda.driver.CUstream;
+import jcuda.driver.CUstream_flags;
+
+import static jcuda.driver.JCudaDriver.cuEventRecord;
+import static jcuda.driver.JCudaDriver.cuMemcpyAsync;
+import static jcuda.driver.JCudaDriver.cuStreamCreate;
+import static jcuda.driver.JCudaDriver.cuStreamDestroy;
+import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
+import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
+
+/**
+ * A non-blocking CUDA stream. Copies go through {@code cuMemcpyAsync}, which under unified addressing infers the
+ * direction (host to device, device to host, device to device, between devices) from the addresses.
+ */
+final class CudaStream implements BackendStream
+{
+    private final CudaDevice device;
+    private final CUstream stream = new CUstream();
+
+    CudaStream(final CudaDevice device)
+    {
+        this.device = device;
+        device.makeCurrent();
+        Cuda.check(cuStreamCreate(stream, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate(device " +
+            device.ordinal() + ")");
+    }
+
+    CudaDevice device()
+    {
+        return device;
+    }
+
+    CUstream stream()
+    {
+        return stream;
+    }
+
+    @Override
+    public void copy(final long dstAddress, final long srcAddress, final long lengthBytes)
+    {
+        device.makeCurrent();
+        final int result = cuMemcpyAsync(
+            new DevicePointer(dstAddress), new DevicePointer(srcAddress), lengthBytes, stream);
+        if (result != 0)
+        {
+            throw Cuda.failure(result, "cuMemcpyAsync(dst 0x" + Long.toHexString(dstAddress) + ", src 0x" +
+                Long.toHexString(srcAddress) + ", " + lengthBytes + " bytes)");
+        }
+    }
+
+    @Override
+    public void record(final BackendEvent event)
+    {
+        device.makeCurrent();
+        Cuda.check(cuEventRecord(((CudaEvent)event).event(), stream), "cuEventRecord(device " + device.ordinal() +
+            ")");
+    }
+
+    @Override
+    public void waitFor(final BackendEvent event)
+    {
+        device.makeCurrent();
+        Cuda.check(cuStreamWaitEvent(stream, ((CudaEvent)event).event(), 0), "cuStreamWaitEvent(device " +
+            device.ordinal() + ")");
+    }
+
+    @Override
+    public void synchronize()
+    {
+        Cuda.check(cuStreamSynchronize(stream), "cuStreamSynchronize(device " + device.ordinal() + ")");
+    }
+
+    @Override
+    public void close()
+    {
+        device.makeCurrent();
+        Cuda.check(cuStreamDestroy(stream), "cuStreamDestroy(device " + device.ordinal() + ")");
+    }
+}
