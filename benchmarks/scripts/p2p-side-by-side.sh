@@ -1,0 +1,271 @@
+#!/usr/bin/env bash
+# Point-to-point, side by side on this machine in one run: Stagecoach's OMB-style programs (latency, bw, halo)
+# launched with `bin/stagecoach run -n 2`, Open MPI running the C peer benchmarks/peers/osu_p2p.c, and raw Aeron
+# IPC running the samples shipped in aeron-all (Ping/Pong as two processes on a standalone media driver,
+# EmbeddedPingPong, EmbeddedIpcThroughput). Every figure is the median of RUNS runs; the runs of the three
+# systems interleave so that a slow spell of the machine hits all of them.
+#
+# Installs Debian's openmpi-bin and libopenmpi-dev when mpicc is missing (needs root), builds the C peer into
+# benchmarks/target/peers/, and prints one markdown table with the goals:
+#   8 B one-way latency within 2x of raw Aeron IPC; 4 MB bandwidth >= 70% of Open MPI's;
+#   each halo face no slower than Open MPI with the same datatypes.
+#
+# Environment (all optional):
+#   RUNS=3                 runs per program (medians are reported)
+#   BUFFERS="H H,D D"      Stagecoach buffer pairs to run (D = device memory; emulated without a GPU)
+#   GRIDS=128,256          halo grid edges
+#   LAT_BYTES=8            latency message size of the table
+#   BW_BYTES=4194304       bandwidth message size of the table
+#   FULL=1                 sweep every size from 1 B to BW_BYTES (full OMB tables in the output directory)
+#   AERON_IDLE=org.agrona.concurrent.YieldingIdleStrategy   EmbeddedPingPong's idle strategy
+#   AERON_MESSAGES=100000  round trips timed by the Aeron ping samples (after 3 x 10000 warm-up)
+#   STAGECOACH_IDLE=       stagecoach.idle.mode for our ranks (backoff | yield | spin; empty: the default)
+#   SKIP_BUILD=1           do not run Maven (use the jars already in the target directories)
+#   MVN_ARGS="-o"          extra Maven arguments, e.g. offline
+# Output: benchmarks/target/p2p/ (every raw output, table.md)
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "${repo_root}"
+
+RUNS="${RUNS:-3}"
+BUFFERS="${BUFFERS:-H H,D D}"
+GRIDS="${GRIDS:-128,256}"
+LAT_BYTES="${LAT_BYTES:-8}"
+BW_BYTES="${BW_BYTES:-4194304}"
+FULL="${FULL:-0}"
+AERON_IDLE="${AERON_IDLE:-org.agrona.concurrent.YieldingIdleStrategy}"
+AERON_MESSAGES="${AERON_MESSAGES:-100000}"
+STAGECOACH_IDLE="${STAGECOACH_IDLE:-}"
+target="benchmarks/target"
+results="${target}/p2p"
+peer_binary="${target}/peers/osu_p2p"
+jvm_opens=(--add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED)
+
+log() { echo "p2p: $*" >&2; }
+
+install_open_mpi() {
+    if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then
+        return
+    fi
+    if [[ "$(id -u)" -ne 0 ]]; then
+        log "mpicc is missing and installing openmpi-bin libopenmpi-dev needs root"
+        exit 1
+    fi
+    log "installing openmpi-bin libopenmpi-dev"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openmpi-bin libopenmpi-dev >/dev/null
+}
+
+build_peer() {
+    mkdir -p "$(dirname "${peer_binary}")"
+    mpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -o "${peer_binary}" benchmarks/peers/osu_p2p.c
+}
+
+build_java() {
+    if [[ "${SKIP_BUILD:-0}" == "1" ]]; then
+        return
+    fi
+    # shellcheck disable=SC2086
+    mvn -B -q ${MVN_ARGS:-} -pl benchmarks -am install -DskipTests
+}
+
+aeron_jar() {
+    tr ':' '\n' < "${target}/benchmarks.classpath" | grep -m 1 '/aeron-all-[0-9.]*\.jar$'
+}
+
+size_range() {
+    local bytes="$1"
+    if [[ "${FULL}" == "1" ]]; then
+        echo "--min-size 1 --max-size ${bytes}"
+    else
+        echo "--min-size ${bytes} --max-size ${bytes}"
+    fi
+}
+
+mpi() {
+    local as_root=()
+    if [[ "$(id -u)" -eq 0 ]]; then
+        as_root=(--allow-run-as-root)
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    fi
+    mpirun "${as_root[@]}" -n 2 "${peer_binary}" "$@"
+}
+
+ours() {
+    local idle=()
+    if [[ -n "${STAGECOACH_IDLE}" ]]; then
+        idle=(-J "-Dstagecoach.idle.mode=${STAGECOACH_IDLE}")
+    fi
+    bin/stagecoach run -n 2 ${idle[@]+"${idle[@]}"} "$@"
+}
+
+# Ping and Pong as two processes on one standalone driver shaped like the launcher's node driver (one shared
+# agent thread that backs off); both samples busy-spin while they wait (their idle strategy is fixed).
+aeron_ping_pong() {
+    local jar dir driver pong
+    jar="$(aeron_jar)"
+    dir="/dev/shm/stagecoach-p2p-aeron-$$"
+    local props=(-Daeron.dir="${dir}" -Daeron.sample.ping.channel=aeron:ipc -Daeron.sample.pong.channel=aeron:ipc)
+    java "${jvm_opens[@]}" -cp "${jar}" -Daeron.dir="${dir}" -Daeron.threading.mode=SHARED \
+        -Daeron.dir.delete.on.start=true -Daeron.dir.delete.on.shutdown=true io.aeron.driver.MediaDriver \
+        >/dev/null 2>&1 &
+    driver=$!
+    sleep 2
+    java "${jvm_opens[@]}" -cp "${jar}" "${props[@]}" io.aeron.samples.Pong >/dev/null 2>&1 &
+    pong=$!
+    echo n | java "${jvm_opens[@]}" -cp "${jar}" "${props[@]}" -Daeron.sample.messageLength="${LAT_BYTES}" \
+        -Daeron.sample.messages="${AERON_MESSAGES}" -Daeron.sample.warmup.messages=10000 \
+        -Daeron.sample.warmup.iterations=3 io.aeron.samples.Ping || true
+    kill "${pong}" 2>/dev/null || true
+    wait "${pong}" 2>/dev/null || true
+    kill "${driver}" 2>/dev/null || true
+    wait "${driver}" 2>/dev/null || true
+}
+
+aeron_embedded_ping_pong() {
+    echo n | java "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="/dev/shm/stagecoach-p2p-aeron-emb-$$" \
+        -Daeron.sample.ping.channel=aeron:ipc -Daeron.sample.pong.channel=aeron:ipc \
+        -Daeron.sample.idleStrategy="${AERON_IDLE}" -Daeron.sample.messageLength="${LAT_BYTES}" \
+        -Daeron.sample.messages="${AERON_MESSAGES}" -Daeron.sample.warmup.messages=10000 \
+        -Daeron.sample.warmup.iterations=3 io.aeron.samples.EmbeddedPingPong || true
+}
+
+aeron_ipc_throughput() {
+    timeout -s INT 8 java "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="/dev/shm/stagecoach-p2p-aeron-thr-$$" \
+        -Daeron.sample.messageLength="${BW_BYTES}" io.aeron.samples.EmbeddedIpcThroughput || true
+}
+
+# OMB table: the value on the row of a size.
+omb_value() {
+    awk -v size="$2" '!/^#/ && $1 == size { print $2; exit }' "$1"
+}
+
+# Halo table: the latency of a face and grid.
+halo_value() {
+    awk -v face="$2" -v grid="$3" '/^# Face / { current = $3 } !/^#/ && current == face":" && $1 == grid { print $3; exit }' "$1"
+}
+
+# Aeron ping histogram, microseconds of round trip: half the mean or the p50 gives one way.
+aeron_one_way() {
+    case "$2" in
+        mean) awk '/^#\[Mean/ { gsub(/,/, "", $3); printf "%.3f\n", $3 / 2; exit }' "$1" ;;
+        p50) awk '$2 + 0 >= 0.5 && $2 + 0 <= 1 && NF == 4 { printf "%.3f\n", $1 / 2; exit }' "$1" ;;
+    esac
+}
+
+# Aeron throughput reports: median MB/s over the one-second reports after the first.
+aeron_mbs() {
+    awk '/^Duration/ { gsub(/ms|,/, "", $0); n++; if (n > 1 && $7 > 0) print $7 / ($2 / 1000) / 1e6 }' "$1" | median
+}
+
+median() {
+    sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2];
+        else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+collect() {
+    local pattern="$1" extractor="$2"
+    shift 2
+    for file in ${pattern}; do
+        "${extractor}" "${file}" "$@"
+    done | median
+}
+
+tag_of() { echo "$1" | tr -d ' ' ; }
+
+run_all() {
+    local run="$1"
+    IFS=',' read -r -a pairs <<< "${BUFFERS}"
+    for pair in "${pairs[@]}"; do
+        local tag
+        tag="$(tag_of "${pair}")"
+        log "run ${run}: Stagecoach ${pair}"
+        # shellcheck disable=SC2086
+        ours latency ${pair} $(size_range "${LAT_BYTES}") > "${results}/ours-${tag}-latency-${run}.txt"
+        # shellcheck disable=SC2086
+        ours bw ${pair} $(size_range "${BW_BYTES}") > "${results}/ours-${tag}-bw-${run}.txt"
+        # shellcheck disable=SC2086
+        ours halo ${pair} --grids "${GRIDS}" > "${results}/ours-${tag}-halo-${run}.txt"
+    done
+    log "run ${run}: Open MPI"
+    # shellcheck disable=SC2046
+    mpi latency $(size_range "${LAT_BYTES}") > "${results}/mpi-latency-${run}.txt"
+    # shellcheck disable=SC2046
+    mpi bw $(size_range "${BW_BYTES}") > "${results}/mpi-bw-${run}.txt"
+    mpi halo --grids "${GRIDS}" > "${results}/mpi-halo-${run}.txt"
+    log "run ${run}: raw Aeron IPC"
+    aeron_ping_pong > "${results}/aeron-pingpong-${run}.txt"
+    aeron_embedded_ping_pong > "${results}/aeron-embedded-${run}.txt"
+    aeron_ipc_throughput > "${results}/aeron-throughput-${run}.txt"
+}
+
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { if (a == "n/a" || b == "n/a" || b == 0) print "n/a"; else printf "%.2f\n", a / b }'
+}
+
+verdict() {
+    awk -v r="$1" -v limit="$2" -v sense="$3" 'BEGIN {
+        if (r == "n/a") { print "n/a"; exit }
+        ok = (sense == "max") ? (r <= limit) : (r >= limit); print ok ? "met" : "missed" }'
+}
+
+print_table() {
+    IFS=',' read -r -a pairs <<< "${BUFFERS}"
+    local first
+    first="$(tag_of "${pairs[0]}")"
+    local lat_ours lat_mpi lat_aeron lat_aeron_p50 lat_emb lat_emb_p50
+    lat_ours="$(collect "${results}/ours-${first}-latency-*.txt" omb_value "${LAT_BYTES}")"
+    lat_mpi="$(collect "${results}/mpi-latency-*.txt" omb_value "${LAT_BYTES}")"
+    lat_aeron="$(collect "${results}/aeron-pingpong-*.txt" aeron_one_way mean)"
+    lat_aeron_p50="$(collect "${results}/aeron-pingpong-*.txt" aeron_one_way p50)"
+    lat_emb="$(collect "${results}/aeron-embedded-*.txt" aeron_one_way mean)"
+    lat_emb_p50="$(collect "${results}/aeron-embedded-*.txt" aeron_one_way p50)"
+    local bw_ours bw_mpi bw_aeron
+    bw_ours="$(collect "${results}/ours-${first}-bw-*.txt" omb_value "${BW_BYTES}")"
+    bw_mpi="$(collect "${results}/mpi-bw-*.txt" omb_value "${BW_BYTES}")"
+    bw_aeron="$(collect "${results}/aeron-throughput-*.txt" aeron_mbs)"
+    local lat_ratio bw_ratio
+    lat_ratio="$(ratio "${lat_ours}" "${lat_aeron}")"
+    bw_ratio="$(ratio "${bw_ours}" "${bw_mpi}")"
+
+    echo "| measure | Stagecoach ${pairs[0]} | raw Aeron IPC | Open MPI | ratio | goal | |"
+    echo "| --- | ---: | ---: | ---: | ---: | --- | --- |"
+    echo "| ${LAT_BYTES} B one-way latency, us (Aeron: Ping/Pong mean/2, p50/2 ${lat_aeron_p50}; EmbeddedPingPong ${AERON_IDLE##*.} mean/2 ${lat_emb}, p50/2 ${lat_emb_p50}) | ${lat_ours} | ${lat_aeron} | ${lat_mpi} | ${lat_ratio} x Aeron | <= 2 x Aeron | $(verdict "${lat_ratio}" 2 max) |"
+    echo "| ${BW_BYTES} B bandwidth, MB/s, window 64 (Aeron: EmbeddedIpcThroughput) | ${bw_ours} | ${bw_aeron} | ${bw_mpi} | ${bw_ratio} x MPI | >= 0.70 x MPI | $(verdict "${bw_ratio}" 0.70 min) |"
+    IFS=',' read -r -a grids <<< "${GRIDS}"
+    for face in X Y Z; do
+        for grid in "${grids[@]}"; do
+            local halo_ours halo_mpi halo_ratio
+            halo_ours="$(collect "${results}/ours-${first}-halo-*.txt" halo_value "${face}" "${grid}")"
+            halo_mpi="$(collect "${results}/mpi-halo-*.txt" halo_value "${face}" "${grid}")"
+            halo_ratio="$(ratio "${halo_ours}" "${halo_mpi}")"
+            echo "| halo ${grid}^3 face ${face}, one-way us | ${halo_ours} | | ${halo_mpi} | ${halo_ratio} x MPI | <= 1 x MPI | $(verdict "${halo_ratio}" 1 max) |"
+        done
+    done
+    for pair in "${pairs[@]:1}"; do
+        local tag
+        tag="$(tag_of "${pair}")"
+        echo
+        echo "Stagecoach ${pair}: ${LAT_BYTES} B latency $(collect "${results}/ours-${tag}-latency-*.txt" omb_value "${LAT_BYTES}") us," \
+            "${BW_BYTES} B bandwidth $(collect "${results}/ours-${tag}-bw-*.txt" omb_value "${BW_BYTES}") MB/s, halo" \
+            "$(for face in X Y Z; do for grid in "${grids[@]}"; do
+                printf '%s%s %s us; ' "${face}" "${grid}" "$(collect "${results}/ours-${tag}-halo-*.txt" halo_value "${face}" "${grid}")"
+            done; done)"
+    done
+}
+
+install_open_mpi
+build_peer
+build_java
+mkdir -p "${results}"
+rm -f "${results}"/*.txt
+for run in $(seq 1 "${RUNS}"); do
+    run_all "${run}"
+done
+{
+    echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) CPUs, $(java -version 2>&1 | head -n 1), $(mpirun --version | head -n 1)"
+    echo "== medians of ${RUNS} runs; raw outputs in ${results}/"
+    echo
+    print_table
+} | tee "${results}/table.md"
