@@ -19,7 +19,7 @@
 #   FULL=1                 sweep every size from 1 B to BW_BYTES (full OMB tables in the output directory)
 #   AERON_IDLE=org.agrona.concurrent.YieldingIdleStrategy   EmbeddedPingPong's idle strategy
 #   AERON_MESSAGES=100000  round trips timed by the Aeron ping samples (after 3 x 10000 warm-up)
-#   STAGECOACH_IDLE=       stagecoach.idle.mode for our ranks (backoff | yield | spin; empty: the default)
+#   STAGECOACH_IDLE=       stagecoach.idle for our ranks (backoff | yield | spin; empty: the default)
 #   SKIP_BUILD=1           do not run Maven (use the jars already in the target directories)
 #   MVN_ARGS="-o"          extra Maven arguments, e.g. offline
 # Output: benchmarks/target/p2p/ (every raw output, table.md)
@@ -95,7 +95,7 @@ mpi() {
 ours() {
     local idle=()
     if [[ -n "${STAGECOACH_IDLE}" ]]; then
-        idle=(-J "-Dstagecoach.idle.mode=${STAGECOACH_IDLE}")
+        idle=(-J "-Dstagecoach.idle=${STAGECOACH_IDLE}")
     fi
     bin/stagecoach run -n 2 ${idle[@]+"${idle[@]}"} "$@"
 }
