@@ -2,26 +2,29 @@
 # Host pack of halo faces: the datatype engine (JMH) side by side with Open MPI's MPI_Pack of the same faces.
 #
 # Installs Debian's openmpi-bin and libopenmpi-dev when mpicc is missing (needs root), builds the C peer
-# benchmarks/peers/mpi_pack_faces.c into benchmarks/target/, runs it on one rank, builds and runs
-# PackFacesBenchmark through PackFacesTable with plain java, and prints one markdown table with the goals.
+# benchmarks/peers/mpi_pack_faces.c into benchmarks/target/, builds the benchmarks, then runs ROUNDS rounds of
+# (the peer on one rank, then PackFacesBenchmark through PackFacesTable with plain java), so that both see the
+# same machine, and prints one markdown table of the per-figure medians over the rounds, with the goals.
 #
 # Environment (all optional):
+#   ROUNDS=3             rounds of peer + JMH
 #   GRIDS=128,256        grid edges
-#   FORKS=1 WARMUPS=3 ITERATIONS=5 ITERATION_MS=1000   JMH settings (figures are medians of iterations)
+#   FORKS=1 WARMUPS=3 ITERATIONS=5 ITERATION_MS=500    JMH settings (a round's figure: median of iterations)
 #   PEER_BATCHES=25 PEER_BATCH_MS=20                   MPI_Pack peer: median of batches of this length
 #   SKIP_BUILD=1         do not run Maven (use the jar and classpath already in benchmarks/target)
 #   MVN_ARGS="-o"        extra Maven arguments, e.g. offline
-# Output: benchmarks/target/pack-faces/{mpi_pack_faces.txt,jmh.log,table.md}
+# Output: benchmarks/target/pack-faces/: per round mpi_pack_faces-N.txt, jmh-N.log, rows-N.tsv; table.md
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "${repo_root}"
 
+ROUNDS="${ROUNDS:-3}"
 GRIDS="${GRIDS:-128,256}"
 FORKS="${FORKS:-1}"
 WARMUPS="${WARMUPS:-3}"
 ITERATIONS="${ITERATIONS:-5}"
-ITERATION_MS="${ITERATION_MS:-1000}"
+ITERATION_MS="${ITERATION_MS:-500}"
 PEER_BATCHES="${PEER_BATCHES:-25}"
 PEER_BATCH_MS="${PEER_BATCH_MS:-20}"
 target="benchmarks/target"
@@ -48,6 +51,7 @@ build_peer() {
 }
 
 run_peer() {
+    local round="$1"
     local as_root=()
     if [[ "$(id -u)" -eq 0 ]]; then
         as_root=(--allow-run-as-root)
@@ -55,7 +59,7 @@ run_peer() {
     fi
     mpirun "${as_root[@]}" -n 1 "${peer_binary}" \
         --grids "${GRIDS}" --batches "${PEER_BATCHES}" --batch-ms "${PEER_BATCH_MS}" \
-        | tee "${results}/mpi_pack_faces.txt"
+        > "${results}/mpi_pack_faces-${round}.txt"
 }
 
 build_java() {
@@ -66,24 +70,34 @@ build_java() {
     mvn -B -q ${MVN_ARGS:-} -pl benchmarks -am install -DskipTests
 }
 
-run_java() {
+table() {
     local jar
     jar="$(ls "${target}"/stagecoach-benchmarks-*.jar | head -n 1)"
     java -cp "${jar}:$(cat "${target}/benchmarks.classpath")" \
-        io.stagecoach.benchmarks.datatype.PackFacesTable \
-        --peer "${results}/mpi_pack_faces.txt" --grids "${GRIDS}" --forks "${FORKS}" \
+        io.stagecoach.benchmarks.datatype.PackFacesTable "$@"
+}
+
+run_java() {
+    local round="$1"
+    table --peer "${results}/mpi_pack_faces-${round}.txt" --grids "${GRIDS}" --forks "${FORKS}" \
         --warmup-iterations "${WARMUPS}" --iterations "${ITERATIONS}" --iteration-ms "${ITERATION_MS}" \
-        --out "${results}/table.md" > "${results}/jmh.log"
+        --rows "${results}/rows-${round}.tsv" > "${results}/jmh-${round}.log"
 }
 
 install_open_mpi
 build_peer
 build_java
+rm -rf "${results}"
 mkdir -p "${results}"
-echo "== Open MPI MPI_Pack peer" >&2
-run_peer
-echo "== Stagecoach CompiledType.pack (JMH log: ${results}/jmh.log)" >&2
-run_java
+rows=()
+for round in $(seq 1 "${ROUNDS}"); do
+    echo "== round ${round}/${ROUNDS}: Open MPI MPI_Pack peer" >&2
+    run_peer "${round}"
+    echo "== round ${round}/${ROUNDS}: Stagecoach CompiledType.pack, JMH (log: ${results}/jmh-${round}.log)" >&2
+    run_java "${round}"
+    sed -n '/^| face/,$p' "${results}/jmh-${round}.log" >&2
+    rows+=("${results}/rows-${round}.tsv")
+done
 echo
-echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) CPUs, $(java -version 2>&1 | head -n 1)"
-cat "${results}/table.md"
+echo "== $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(java -version 2>&1 | head -n 1)"
+table --out "${results}/table.md" --merge "${rows[@]}"
