@@ -31,14 +31,16 @@ final class RandomTypes
      */
     Generated next(final int depth)
     {
-        for (int attempt = 0; ; attempt++)
+        for (int attempt = 0; attempt < 10_000; attempt++)
         {
-            final Generated generated = attempt < 20 ? build(depth) : build(Math.max(0, depth - 1));
+            final Generated generated = build(depth);
             if (generated.reference().entries.size() <= MAX_ENTRIES)
             {
                 return generated;
             }
         }
+        throw new IllegalStateException("no datatype of depth " + depth + " with at most " + MAX_ENTRIES +
+            " elements after 10000 attempts");
     }
 
     private Generated build(final int depth)
