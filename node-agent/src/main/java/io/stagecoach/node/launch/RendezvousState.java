@@ -2,8 +2,10 @@ package io.stagecoach.node.launch;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -54,6 +56,7 @@ final class RendezvousState
     private final List<Map<String, String>> store = new ArrayList<>();
     private final Map<Integer, String> dead = new TreeMap<>();
     private final Map<Integer, String> gone = new TreeMap<>();
+    private final Set<Integer> lost = new HashSet<>();
     private final Map<Integer, Waiter> fenceWaiters = new HashMap<>();
     private int completedFences;
     private boolean closed;
@@ -109,10 +112,10 @@ final class RendezvousState
             return out;
         }
         sessions[rank] = null;
-        if (!dead.containsKey(rank) && !gone.containsKey(rank))
+        if (!dead.containsKey(rank) && !gone.containsKey(rank) && lost.add(rank))
         {
-            gone.put(rank, "lost its rendezvous connection");
-            failFence(rank, "lost its rendezvous connection", out);
+            LOG.debug("job {}: rank {} lost its connection; its exit status may follow within {} ms", jobId, rank,
+                lossGraceMs);
             timer.schedule(() -> reportLoss(rank), lossGraceMs, TimeUnit.MILLISECONDS);
         }
         return out;
@@ -126,6 +129,7 @@ final class RendezvousState
             return rankDied(rank, description);
         }
         final List<Delivery> out = new ArrayList<>();
+        lost.remove(rank);
         gone.put(rank, description);
         failFence(rank, description, out);
         return out;
@@ -135,6 +139,7 @@ final class RendezvousState
     {
         checkRank(rank);
         final List<Delivery> out = new ArrayList<>();
+        lost.remove(rank);
         if (null != dead.putIfAbsent(rank, reason))
         {
             return out;
@@ -231,7 +236,7 @@ final class RendezvousState
         {
             return "rank " + rank + " is already connected";
         }
-        if (dead.containsKey(rank) || gone.containsKey(rank))
+        if (dead.containsKey(rank) || gone.containsKey(rank) || lost.contains(rank))
         {
             return "rank " + rank + " has already left job " + jobId;
         }
@@ -405,7 +410,7 @@ final class RendezvousState
         final List<Delivery> out;
         synchronized (this)
         {
-            if (closed || !"lost its rendezvous connection".equals(gone.get(rank)))
+            if (closed || !lost.contains(rank))
             {
                 return;
             }

@@ -1,0 +1,167 @@
+package io.stagecoach.node.cli;
+
+import java.io.File;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import io.stagecoach.node.launch.BuiltInPrograms;
+import io.stagecoach.node.launch.LaunchContext;
+import io.stagecoach.node.launch.LaunchException;
+import io.stagecoach.node.launch.Launcher;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code stagecoach run}: start N ranks of a program on this machine, {@code mpirun} style.
+ */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Start N ranks of a program on this machine, each a JVM with the same java and class path as this command, " +
+            "with the node's Aeron media driver and the job's rendezvous service running here.",
+        "Exits with the worst exit status of the ranks; when one fails the others are told at once and ended " +
+            "about 1 s later; after --timeout everything is ended and the status is 124.",
+        "" },
+    sortOptions = false)
+final class RunCommand implements Callable<Integer>
+{
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = { "-n", "-np", "--np" }, required = true, paramLabel = "N", description = "Number of ranks.")
+    private int size;
+
+    @Option(names = "-x", paramLabel = "VAR[=value]",
+        description = "Give every rank this environment variable: with a value, or this command's value of VAR.")
+    private List<String> exports = new ArrayList<>();
+
+    @Option(names = "--tag-output", description = "Prefix every line of rank output with [rank].")
+    private boolean tagOutput;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", converter = SecondsConverter.class,
+        description = "End every rank after this many seconds (decimals allowed) and exit with status 124.")
+    private Duration timeout;
+
+    @Option(names = { "-cp", "--classpath" }, paramLabel = "PATH",
+        description = "Class path entries added after Stagecoach's own for the ranks.")
+    private String classPath;
+
+    @Option(names = { "-J", "--jvm-option" }, paramLabel = "OPTION",
+        description = "Option for every rank's JVM, e.g. -J-Xmx2g (repeatable).")
+    private List<String> jvmOptions = new ArrayList<>();
+
+    @Parameters(index = "0", paramLabel = "<program>", description = "Main class or built-in program name.")
+    private String program;
+
+    @Parameters(index = "1..*", paramLabel = "<args>", description = "Arguments for the program.")
+    private List<String> arguments = new ArrayList<>();
+
+    public Integer call()
+    {
+        validate();
+        final LaunchContext context = new LaunchContext()
+            .size(size)
+            .program(program)
+            .programArguments(arguments)
+            .tagOutput(tagOutput);
+        context.timeout(timeout);
+        if (null != classPath && !classPath.isEmpty())
+        {
+            context.classPath(System.getProperty("java.class.path") + File.pathSeparator + classPath);
+        }
+        if (!jvmOptions.isEmpty())
+        {
+            final List<String> options = new ArrayList<>(LaunchContext.DEFAULT_JVM_OPTIONS);
+            options.addAll(jvmOptions);
+            context.jvmOptions(options);
+        }
+        exportVariables(context);
+        try
+        {
+            return Launcher.run(context);
+        }
+        catch (final LaunchException ex)
+        {
+            spec.commandLine().getErr().println("stagecoach: " + ex.getMessage());
+            return 1;
+        }
+    }
+
+    private void validate()
+    {
+        if (size < 1)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-n must be at least 1, not " + size);
+        }
+    }
+
+    private void exportVariables(final LaunchContext context)
+    {
+        for (final String export : exports)
+        {
+            final int equals = export.indexOf('=');
+            final String name = equals < 0 ? export : export.substring(0, equals);
+            if (name.isEmpty())
+            {
+                throw new CommandLine.ParameterException(spec.commandLine(), "-x " + export + ": no variable name");
+            }
+            if (equals >= 0)
+            {
+                context.environment(name, export.substring(equals + 1));
+            }
+            else if (null != System.getenv(name))
+            {
+                context.environment(name, System.getenv(name));
+            }
+            else
+            {
+                spec.commandLine().getErr().println("stagecoach: -x " + name + ": not set here, ranks do not get it");
+            }
+        }
+    }
+
+    static final class SecondsConverter implements CommandLine.ITypeConverter<Duration>
+    {
+        public Duration convert(final String value)
+        {
+            final double seconds;
+            try
+            {
+                seconds = Double.parseDouble(value);
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a number of seconds");
+            }
+            if (!(seconds > 0) || seconds > Long.MAX_VALUE / 1000.0)
+            {
+                throw new CommandLine.TypeConversionException(
+                    "'" + value + "' is not a positive number of seconds");
+            }
+            return Duration.ofMillis(Math.max(1, Math.round(seconds * 1000)));
+        }
+    }
+
+    static String[] footer()
+    {
+        return new String[]{
+            "",
+            "<program> is a class with a main method on the class path, or a built-in:",
+            "  " + BuiltInPrograms.names(),
+            "Ranks inherit this command's environment and get STAGECOACH_RANK,",
+            "STAGECOACH_SIZE, STAGECOACH_LOCAL_RANK, STAGECOACH_JOB, STAGECOACH_NODE,",
+            "STAGECOACH_RENDEZVOUS (127.0.0.1:port) and STAGECOACH_AERON_DIR.",
+            "",
+            "Examples:",
+            "  stagecoach run -n 2 latency",
+            "  stagecoach run -np 4 --tag-output --timeout 60 \\",
+            "      -x STAGECOACH_LOG_LEVEL=debug -- com.example.Main arg1" };
+    }
+}

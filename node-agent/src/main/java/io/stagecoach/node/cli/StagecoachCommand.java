@@ -1,0 +1,69 @@
+package io.stagecoach.node.cli;
+
+import java.io.PrintWriter;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code stagecoach} command: {@code run} launches a job on this machine (like {@code mpirun}),
+ * {@code datatype describe} explains a derived datatype.
+ */
+@Command(
+    name = "stagecoach",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "MPI-style point-to-point messaging for GPU applications, on device and host buffers.",
+    subcommands = { RunCommand.class, DatatypeCommand.class, CommandLine.HelpCommand.class },
+    footer = { "", "Logging: STAGECOACH_LOG_LEVEL=debug|info|warn (default info)." })
+public final class StagecoachCommand implements Runnable
+{
+    @Spec
+    private CommandSpec spec;
+
+    /**
+     * Run the command line and exit with its status.
+     *
+     * @param args command line arguments.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * @return the command line, configured: options of {@code run} end at the program name, so that what follows
+     * belongs to the program.
+     */
+    public static CommandLine commandLine()
+    {
+        final CommandLine commandLine = new CommandLine(new StagecoachCommand());
+        final CommandLine run = commandLine.getSubcommands().get("run");
+        run.setStopAtPositional(true);
+        run.getCommandSpec().usageMessage().footer(RunCommand.footer());
+        commandLine.setExecutionExceptionHandler((ex, line, parseResult) ->
+        {
+            line.getErr().println("stagecoach: " + ex.getMessage());
+            return 1;
+        });
+        commandLine.setParameterExceptionHandler(StagecoachCommand::usageError);
+        return commandLine;
+    }
+
+    private static int usageError(final CommandLine.ParameterException ex, final String[] args)
+    {
+        final CommandLine line = ex.getCommandLine();
+        final PrintWriter err = line.getErr();
+        err.println("stagecoach: " + ex.getMessage());
+        err.print(line.getHelp().synopsis(0));
+        err.println("Try '" + line.getCommandSpec().qualifiedName() + " --help' for more.");
+        return line.getCommandSpec().exitCodeOnInvalidInput();
+    }
+
+    public void run()
+    {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run or datatype");
+    }
+}

@@ -1,0 +1,324 @@
+package io.stagecoach.node.launch;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.stagecoach.rank.bootstrap.LaunchEnvironment;
+
+/**
+ * What to launch and how: the job's size, the program, its arguments and environment, output tagging, timeout and
+ * the rank processes' Java. Setters return this; {@link #conclude()} fills defaults and validates.
+ */
+public final class LaunchContext
+{
+    /**
+     * JVM options every rank gets unless {@link #jvmOptions(List)} says otherwise: Agrona 2 and the Aeron client
+     * reach into these JDK internals.
+     */
+    public static final List<String> DEFAULT_JVM_OPTIONS = List.of(
+        "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
+        "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+        "--add-opens", "java.base/java.util.zip=ALL-UNNAMED");
+
+    private int size;
+    private String program;
+    private List<String> programArguments = List.of();
+    private final Map<String, String> environment = new LinkedHashMap<>();
+    private boolean tagOutput;
+    private Duration timeout;
+    private Duration deathGrace = Duration.ofSeconds(1);
+    private Duration terminationGrace = Duration.ofSeconds(2);
+    private Path javaExecutable;
+    private String classPath;
+    private List<String> jvmOptions = DEFAULT_JVM_OPTIONS;
+    private boolean mediaDriver = true;
+    private String jobId;
+    private String nodeName;
+    private PrintStream out;
+    private PrintStream err;
+    private String mainClass;
+    private boolean concluded;
+
+    /**
+     * @param size number of rank processes, at least 1.
+     * @return this for a fluent API.
+     */
+    public LaunchContext size(final int size)
+    {
+        this.size = size;
+        return this;
+    }
+
+    /**
+     * @param program a built-in name ({@link BuiltInPrograms}) or the name of a class with a {@code main} method
+     *                on the rank class path.
+     * @return this for a fluent API.
+     */
+    public LaunchContext program(final String program)
+    {
+        this.program = program;
+        return this;
+    }
+
+    /**
+     * @param arguments passed to every rank's {@code main}.
+     * @return this for a fluent API.
+     */
+    public LaunchContext programArguments(final List<String> arguments)
+    {
+        this.programArguments = List.copyOf(arguments);
+        return this;
+    }
+
+    /**
+     * @param name  of a variable every rank gets (besides the launcher's own environment, which ranks inherit).
+     * @param value its value.
+     * @return this for a fluent API.
+     */
+    public LaunchContext environment(final String name, final String value)
+    {
+        environment.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+        return this;
+    }
+
+    /**
+     * @param tagOutput prefix every line a rank prints with {@code [rank] }.
+     * @return this for a fluent API.
+     */
+    public LaunchContext tagOutput(final boolean tagOutput)
+    {
+        this.tagOutput = tagOutput;
+        return this;
+    }
+
+    /**
+     * @param timeout after which every rank still running is ended and the job fails with status 124; null for
+     *                none.
+     * @return this for a fluent API.
+     */
+    public LaunchContext timeout(final Duration timeout)
+    {
+        this.timeout = timeout;
+        return this;
+    }
+
+    /**
+     * @param grace how long the surviving ranks may run after a rank died abnormally (they are told at once, so
+     *              that their pending requests fail naming it) before the launcher ends them.
+     * @return this for a fluent API.
+     */
+    public LaunchContext deathGrace(final Duration grace)
+    {
+        this.deathGrace = grace;
+        return this;
+    }
+
+    /**
+     * @param grace how long a rank may take to exit after SIGTERM before it gets SIGKILL.
+     * @return this for a fluent API.
+     */
+    public LaunchContext terminationGrace(final Duration grace)
+    {
+        this.terminationGrace = grace;
+        return this;
+    }
+
+    /**
+     * @param java the {@code java} executable for ranks; defaults to the launcher's own.
+     * @return this for a fluent API.
+     */
+    public LaunchContext javaExecutable(final Path java)
+    {
+        this.javaExecutable = java;
+        return this;
+    }
+
+    /**
+     * @param classPath the ranks' class path; defaults to the launcher's own ({@code java.class.path}).
+     * @return this for a fluent API.
+     */
+    public LaunchContext classPath(final String classPath)
+    {
+        this.classPath = classPath;
+        return this;
+    }
+
+    /**
+     * @param options JVM options for every rank, before the class path and main class.
+     * @return this for a fluent API.
+     */
+    public LaunchContext jvmOptions(final List<String> options)
+    {
+        this.jvmOptions = List.copyOf(options);
+        return this;
+    }
+
+    /**
+     * @param mediaDriver whether the launcher runs an Aeron media driver for the job (default true).
+     * @return this for a fluent API.
+     */
+    public LaunchContext mediaDriver(final boolean mediaDriver)
+    {
+        this.mediaDriver = mediaDriver;
+        return this;
+    }
+
+    /**
+     * @param jobId the job's id; defaults to the launcher's pid and a random suffix.
+     * @return this for a fluent API.
+     */
+    public LaunchContext jobId(final String jobId)
+    {
+        this.jobId = jobId;
+        return this;
+    }
+
+    /**
+     * @param out where ranks' standard output goes (default {@link System#out}).
+     * @param err where ranks' standard error and the launcher's reports go (default {@link System#err}).
+     * @return this for a fluent API.
+     */
+    public LaunchContext output(final PrintStream out, final PrintStream err)
+    {
+        this.out = out;
+        this.err = err;
+        return this;
+    }
+
+    /**
+     * Fill in defaults and validate; resolves the program to a main class on the rank class path.
+     *
+     * @return this for a fluent API.
+     * @throws IllegalArgumentException naming a setting and its value when it cannot be used.
+     * @throws LaunchException          when the program is not on the rank class path.
+     */
+    public LaunchContext conclude()
+    {
+        if (concluded)
+        {
+            return this;
+        }
+        if (size < 1)
+        {
+            throw new IllegalArgumentException("number of ranks must be at least 1, not " + size);
+        }
+        if (null == program || program.isBlank())
+        {
+            throw new IllegalArgumentException("no program to run");
+        }
+        checkPositive("death grace", deathGrace);
+        checkPositive("termination grace", terminationGrace);
+        if (null != timeout)
+        {
+            checkPositive("timeout", timeout);
+        }
+        javaExecutable = null != javaExecutable ? javaExecutable :
+            Path.of(System.getProperty("java.home"), "bin", "java");
+        classPath = null != classPath ? classPath : System.getProperty("java.class.path");
+        jobId = null != jobId ? jobId : ProcessHandle.current().pid() + "-" +
+            Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+        nodeName = LaunchEnvironment.from(Map.of()).nodeName();
+        out = null != out ? out : System.out;
+        err = null != err ? err : System.err;
+        mainClass = new ProgramResolver(classPath).resolve(program);
+        concluded = true;
+        return this;
+    }
+
+    int size()
+    {
+        return size;
+    }
+
+    String program()
+    {
+        return program;
+    }
+
+    String mainClass()
+    {
+        return mainClass;
+    }
+
+    List<String> programArguments()
+    {
+        return programArguments;
+    }
+
+    Map<String, String> environment()
+    {
+        return environment;
+    }
+
+    boolean tagOutput()
+    {
+        return tagOutput;
+    }
+
+    Duration timeout()
+    {
+        return timeout;
+    }
+
+    Duration deathGrace()
+    {
+        return deathGrace;
+    }
+
+    Duration terminationGrace()
+    {
+        return terminationGrace;
+    }
+
+    List<String> command()
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(javaExecutable.toString());
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(classPath);
+        command.add(mainClass);
+        command.addAll(programArguments);
+        return command;
+    }
+
+    boolean mediaDriver()
+    {
+        return mediaDriver;
+    }
+
+    String jobId()
+    {
+        return jobId;
+    }
+
+    String nodeName()
+    {
+        return nodeName;
+    }
+
+    PrintStream out()
+    {
+        return out;
+    }
+
+    PrintStream err()
+    {
+        return err;
+    }
+
+    private static void checkPositive(final String name, final Duration duration)
+    {
+        if (null == duration || duration.isNegative() || duration.isZero())
+        {
+            throw new IllegalArgumentException(name + " must be positive, not " + duration);
+        }
+    }
+}

@@ -1,0 +1,347 @@
+package io.stagecoach.node.launch;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.stagecoach.rank.bootstrap.LaunchEnvironment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one job on this machine, like {@code mpirun}: the node's Aeron media driver and the job's rendezvous service
+ * in this process, N rank JVMs with their {@code STAGECOACH_*} environment, their output forwarded. A rank that dies
+ * abnormally is reported to the others at once ({@code DEAD}); after a short grace every rank still running is
+ * ended. So is every rank when the timeout passes. Nothing is left running: not the ranks, not what they started.
+ */
+public final class Launcher
+{
+    private static final Logger LOG = LoggerFactory.getLogger(Launcher.class);
+    private static final long POLL_MS = 500;
+    private static final long OUTPUT_JOIN_MS = 2_000;
+
+    private final LaunchContext context;
+    private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
+    private final BlockingQueue<RankProcess> exits = new LinkedBlockingQueue<>();
+    private final Thread shutdownHook = new Thread(this::onShutdown, "stagecoach-launcher-shutdown");
+    private NodeMediaDriver driver;
+    private RendezvousServer rendezvous;
+    private RankProcess firstFailure;
+    private boolean timedOut;
+    private boolean ended;
+
+    private Launcher(final LaunchContext context)
+    {
+        this.context = context;
+    }
+
+    /**
+     * Run a job to its end.
+     *
+     * @param context what to run.
+     * @return the job's exit status: 0 when every rank exited with 0; the largest status of the ranks that ended by
+     * themselves when one failed; 124 when the timeout passed.
+     * @throws LaunchException when the job could not be started (nothing is left running then either).
+     */
+    public static int run(final LaunchContext context)
+    {
+        return new Launcher(context.conclude()).run();
+    }
+
+    private int run()
+    {
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        try
+        {
+            start();
+            monitor();
+            return exitStatus();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new LaunchException("interrupted while running job " + context.jobId(), ex);
+        }
+        finally
+        {
+            abort();
+            removeShutdownHook();
+        }
+    }
+
+    private void start()
+    {
+        final String aeronDirectory = LaunchEnvironment.defaultAeronDirectory(context.jobId());
+        if (context.mediaDriver())
+        {
+            driver = NodeMediaDriver.launch(Path.of(aeronDirectory));
+        }
+        try
+        {
+            rendezvous = RendezvousServer.start(context.jobId(), context.size());
+        }
+        catch (final IOException ex)
+        {
+            throw new LaunchException("could not start the rendezvous service: " + ex, ex);
+        }
+        LOG.info("job {}: {} ranks of {}, rendezvous {}, Aeron directory {}", context.jobId(), context.size(),
+            context.mainClass(), rendezvous.addressText(), context.mediaDriver() ? aeronDirectory : "(no driver)");
+        for (int rank = 0; rank < context.size(); rank++)
+        {
+            startRank(rank, aeronDirectory);
+        }
+    }
+
+    private void startRank(final int rank, final String aeronDirectory)
+    {
+        final Map<String, String> environment = new HashMap<>(context.environment());
+        environment.put(LaunchEnvironment.RANK, Integer.toString(rank));
+        environment.put(LaunchEnvironment.SIZE, Integer.toString(context.size()));
+        environment.put(LaunchEnvironment.LOCAL_RANK, Integer.toString(rank));
+        environment.put(LaunchEnvironment.JOB, context.jobId());
+        environment.put(LaunchEnvironment.RENDEZVOUS, rendezvous.addressText());
+        environment.put(LaunchEnvironment.AERON_DIR, aeronDirectory);
+        environment.put(LaunchEnvironment.NODE, context.nodeName());
+        try
+        {
+            final RankProcess process = RankProcess.start(context, rank, environment);
+            ranks.add(process);
+            process.process().onExit().thenRun(() -> exits.add(process));
+            LOG.debug("job {}: rank {} started, pid {}", context.jobId(), rank, process.pid());
+        }
+        catch (final IOException ex)
+        {
+            throw new LaunchException(
+                "could not start rank " + rank + " with " + context.command().get(0) + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    private void monitor() throws InterruptedException
+    {
+        final long startNs = System.nanoTime();
+        long endAtNs = Long.MAX_VALUE;
+        int running = context.size();
+        while (running > 0)
+        {
+            final long nowNs = System.nanoTime();
+            if (!timedOut && null != context.timeout() && nowNs - startNs >= context.timeout().toNanos())
+            {
+                timeOut();
+                endAtNs = nowNs;
+            }
+            if (nowNs - endAtNs >= 0)
+            {
+                endRemaining();
+                endAtNs = Long.MAX_VALUE;
+            }
+            final RankProcess exited = exits.poll(pollMillis(startNs, endAtNs), TimeUnit.MILLISECONDS);
+            if (null == exited)
+            {
+                recordDescendants();
+                continue;
+            }
+            running--;
+            if (onExit(exited) && endAtNs == Long.MAX_VALUE)
+            {
+                endAtNs = System.nanoTime() + context.deathGrace().toNanos();
+            }
+        }
+    }
+
+    private boolean onExit(final RankProcess process)
+    {
+        final int status = process.exitStatus();
+        final String description = ExitStatus.describe(status);
+        rendezvous.rankExited(process.rank(), status, 0 == status ? "exited with status 0" : description);
+        if (0 == status || process.endedByLauncher())
+        {
+            LOG.debug("job {}: rank {} (pid {}) ended: {}", context.jobId(), process.rank(), process.pid(), status);
+            return false;
+        }
+        report("rank " + process.rank() + " (pid " + process.pid() + ") failed: " + description);
+        if (null == firstFailure)
+        {
+            firstFailure = process;
+        }
+        return true;
+    }
+
+    private void timeOut()
+    {
+        timedOut = true;
+        final String running = describeRunning();
+        report("job " + context.jobId() + " timed out after " + Durations.format(context.timeout()) +
+            " (--timeout)" + (null == running ? "" : "; ending " + running));
+    }
+
+    private void endRemaining() throws InterruptedException
+    {
+        final String running = describeRunning();
+        if (null != firstFailure && !timedOut && null != running)
+        {
+            report("ending " + running + ", " + Durations.format(context.deathGrace()) + " after rank " +
+                firstFailure.rank() + " failed");
+        }
+        terminateAll();
+    }
+
+    private synchronized void terminateAll() throws InterruptedException
+    {
+        ranks.forEach(RankProcess::terminate);
+        final long deadlineNs = System.nanoTime() + context.terminationGrace().toNanos();
+        for (final RankProcess process : ranks)
+        {
+            final long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
+            if (!process.awaitExit(Math.max(1, remainingMs)))
+            {
+                LOG.warn("job {}: rank {} (pid {}) did not exit {} after SIGTERM, killing it", context.jobId(),
+                    process.rank(), process.pid(), Durations.format(context.terminationGrace()));
+                process.kill();
+            }
+        }
+    }
+
+    private synchronized void abort()
+    {
+        if (ended)
+        {
+            return;
+        }
+        ended = true;
+        try
+        {
+            if (ranks.stream().anyMatch(RankProcess::isAlive))
+            {
+                terminateAll();
+            }
+            ranks.forEach(RankProcess::kill);
+            for (final RankProcess process : ranks)
+            {
+                process.awaitExit(context.terminationGrace().toMillis());
+                process.killLeftoverDescendants();
+                process.joinOutput(OUTPUT_JOIN_MS);
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            ranks.forEach(RankProcess::kill);
+        }
+        finally
+        {
+            closeServices();
+        }
+    }
+
+    private void closeServices()
+    {
+        if (null != rendezvous)
+        {
+            rendezvous.close();
+        }
+        if (null != driver)
+        {
+            driver.close();
+        }
+    }
+
+    private int exitStatus()
+    {
+        if (timedOut)
+        {
+            return ExitStatus.TIMED_OUT;
+        }
+        int worst = 0;
+        for (final RankProcess process : ranks)
+        {
+            if (!process.endedByLauncher())
+            {
+                worst = Math.max(worst, process.exitStatus());
+            }
+        }
+        if (worst != 0 && null != firstFailure)
+        {
+            report("job " + context.jobId() + " failed with exit status " + worst + "; first failure: rank " +
+                firstFailure.rank() + " (pid " + firstFailure.pid() + "), " + describe(firstFailure));
+        }
+        return worst;
+    }
+
+    private void recordDescendants()
+    {
+        ranks.forEach(RankProcess::recordDescendants);
+    }
+
+    private String describeRunning()
+    {
+        final StringJoiner running = new StringJoiner(", ");
+        int count = 0;
+        for (final RankProcess process : ranks)
+        {
+            if (process.isAlive())
+            {
+                count++;
+                running.add(process.rank() + " (pid " + process.pid() + ")");
+            }
+        }
+        return count == 0 ? null : (count == 1 ? "rank " : "ranks ") + running;
+    }
+
+    private long pollMillis(final long startNs, final long endAtNs)
+    {
+        long waitNs = TimeUnit.MILLISECONDS.toNanos(POLL_MS);
+        final long nowNs = System.nanoTime();
+        if (!timedOut && null != context.timeout())
+        {
+            waitNs = Math.min(waitNs, startNs + context.timeout().toNanos() - nowNs);
+        }
+        if (endAtNs != Long.MAX_VALUE)
+        {
+            waitNs = Math.min(waitNs, endAtNs - nowNs);
+        }
+        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNs));
+    }
+
+    private void onShutdown()
+    {
+        final String running = describeRunning();
+        if (null != running)
+        {
+            report("shutting down; ending " + running);
+        }
+        abort();
+    }
+
+    private static String describe(final RankProcess process)
+    {
+        return ExitStatus.describe(process.exitStatus());
+    }
+
+    private void report(final String message)
+    {
+        synchronized (context.err())
+        {
+            context.err().println("stagecoach: " + message);
+            context.err().flush();
+        }
+    }
+
+    private void removeShutdownHook()
+    {
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        }
+        catch (final IllegalStateException ignore)
+        {
+            // the JVM is shutting down: the hook has run or is running
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.stagecoach.node.launch;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One rank's JVM process: its output forwarders, the descendants it was seen to start (so that they can be ended
+ * even after the rank itself is gone) and how it ended.
+ */
+final class RankProcess
+{
+    private final int rank;
+    private final Process process;
+    private final Thread stdout;
+    private final Thread stderr;
+    private final Set<ProcessHandle> descendants = ConcurrentHashMap.newKeySet();
+    private volatile boolean endedByLauncher;
+
+    private RankProcess(final int rank, final Process process, final Thread stdout, final Thread stderr)
+    {
+        this.rank = rank;
+        this.process = process;
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+
+    static RankProcess start(
+        final LaunchContext context, final int rank, final Map<String, String> environment) throws IOException
+    {
+        final ProcessBuilder builder = new ProcessBuilder(context.command());
+        builder.environment().putAll(environment);
+        final Process process = builder.start();
+        process.getOutputStream().close();
+        final String prefix = context.tagOutput() ? "[" + rank + "] " : "";
+        final Thread stdout = forwarder(
+            new OutputForwarder(process.getInputStream(), context.out(), prefix), "stagecoach-rank-" + rank + "-out");
+        final Thread stderr = forwarder(
+            new OutputForwarder(process.getErrorStream(), context.err(), prefix), "stagecoach-rank-" + rank + "-err");
+        return new RankProcess(rank, process, stdout, stderr);
+    }
+
+    int rank()
+    {
+        return rank;
+    }
+
+    long pid()
+    {
+        return process.pid();
+    }
+
+    Process process()
+    {
+        return process;
+    }
+
+    boolean isAlive()
+    {
+        return process.isAlive();
+    }
+
+    int exitStatus()
+    {
+        return process.exitValue();
+    }
+
+    boolean endedByLauncher()
+    {
+        return endedByLauncher;
+    }
+
+    void recordDescendants()
+    {
+        if (process.isAlive())
+        {
+            process.descendants().forEach(descendants::add);
+        }
+    }
+
+    void terminate()
+    {
+        recordDescendants();
+        if (process.isAlive())
+        {
+            endedByLauncher = true;
+        }
+        descendants.forEach(ProcessHandle::destroy);
+        process.destroy();
+    }
+
+    void kill()
+    {
+        recordDescendants();
+        descendants.forEach(ProcessHandle::destroyForcibly);
+        if (process.isAlive())
+        {
+            endedByLauncher = true;
+            process.destroyForcibly();
+        }
+    }
+
+    boolean awaitExit(final long timeoutMs) throws InterruptedException
+    {
+        return process.waitFor(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    void killLeftoverDescendants()
+    {
+        descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+    }
+
+    List<ProcessHandle> liveDescendants()
+    {
+        return descendants.stream().filter(ProcessHandle::isAlive).toList();
+    }
+
+    void joinOutput(final long timeoutMs) throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        stdout.join(Math.max(1, timeoutMs));
+        stderr.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime())));
+    }
+
+    private static Thread forwarder(final Runnable forwarder, final String name)
+    {
+        final Thread thread = new Thread(forwarder, name);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+}

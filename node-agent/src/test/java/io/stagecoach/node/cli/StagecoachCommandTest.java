@@ -1,0 +1,92 @@
+package io.stagecoach.node.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class StagecoachCommandTest
+{
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @Test
+    void shouldDescribeAVectorOfFloats()
+    {
+        assertEquals(0, execute("datatype", "describe", "vector(4, 2, 8, float)"), err::toString);
+
+        final String text = out.toString();
+        assertTrue(text.contains("size         32 bytes packed per instance\n"), text);
+        assertTrue(text.contains("extent       104 bytes   lb 0, ub 104\n"), text);
+        assertTrue(text.contains("elements     8 basic elements per instance\n"), text);
+        assertTrue(text.contains("runs         8 x float\n"), text);
+        assertTrue(text.contains("VECTOR offset=0 count=4 stride=32 packed=32"), text);
+    }
+
+    @Test
+    void shouldListAndCapTheSegmentsOfSeveralInstances()
+    {
+        assertEquals(0, execute("datatype", "describe", "--count", "2", "--segments", "--max-segments", "3",
+            "vector(4, 2, 8, float)"), err::toString);
+
+        final String text = out.toString();
+        assertTrue(text.contains("buffer       touches bytes [0, 208) of the buffer for 2 instances\n"), text);
+        assertTrue(text.contains("count        2 instances: 64 bytes packed, 16 elements\n"), text);
+        assertTrue(text.contains("runs         16 x float\n"), text);
+        assertTrue(text.matches("(?s).*\\n\\s+0\\s+0\\s+0\\s+8\\n\\s+1\\s+32\\s+8\\s+8\\n\\s+2\\s+64\\s+16\\s+8\\n" +
+            "  \\.\\.\\. 4 more; 7 segments in all \\(--max-segments N shows more\\)\\n.*"), text);
+    }
+
+    @Test
+    void shouldCapTheRunsOfALongSignature()
+    {
+        assertEquals(0, execute("datatype", "describe", "--count", "100", "struct([1,1],[0,8],[int,double])"),
+            err::toString);
+
+        assertTrue(out.toString().contains("1 x int, 1 x double, ... (first 16 runs, 16 of 200 elements)"),
+            out::toString);
+    }
+
+    @Test
+    void shouldPointAtAParseError()
+    {
+        assertEquals(2, execute("datatype", "describe", "vector(4, 2 x, 8, float)"));
+
+        assertEquals("stagecoach datatype describe: at column 13: expected ',' before the stride of vector but found " +
+            "'x, 8, float)'\n  vector(4, 2 x, 8, float)\n              ^\n", err.toString());
+    }
+
+    @Test
+    void shouldRejectUsageErrorsBriefly()
+    {
+        assertEquals(2, execute("run", "-n", "2"));
+        assertTrue(err.toString().startsWith("stagecoach: Missing required parameter: '<program>'\n"), err::toString);
+        assertTrue(err.toString().endsWith("Try 'stagecoach run --help' for more.\n"), err::toString);
+
+        err.getBuffer().setLength(0);
+        assertEquals(2, execute("run", "-np", "2", "--timeout", "soon", "x"));
+        assertTrue(err.toString().startsWith("stagecoach: Invalid value for option '--timeout': 'soon' is not a " +
+            "number of seconds"), err::toString);
+    }
+
+    @Test
+    void shouldFailWithoutStartingRanksWhenTheProgramIsUnknown()
+    {
+        assertEquals(1, execute("run", "-np", "2", "--tag-output", "no.such.Program", "--tag-output"));
+
+        assertEquals("stagecoach: no program 'no.such.Program': it is neither a built-in (latency, bw, bibw, halo) " +
+            "nor a class on the class path\n", err.toString());
+    }
+
+    private int execute(final String... args)
+    {
+        final CommandLine commandLine = StagecoachCommand.commandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        return commandLine.execute(args);
+    }
+}

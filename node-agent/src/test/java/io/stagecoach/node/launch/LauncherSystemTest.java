@@ -1,0 +1,259 @@
+package io.stagecoach.node.launch;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.stagecoach.rank.bootstrap.LaunchEnvironment;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The launcher with real rank JVMs on this machine.
+ */
+@Tag("system")
+@Timeout(60)
+class LauncherSystemTest
+{
+    private static final Pattern PID = Pattern.compile("pid (\\d+)");
+    private static final Pattern CHILD = Pattern.compile("child (\\d+)");
+    private static final Pattern SAW = Pattern.compile("rank 0 saw rank 1: (.+) after (\\d+) ms");
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @Test
+    void shouldRunRanksThatExchangeKeysThroughTheRendezvous()
+    {
+        final LaunchContext context = context(3, ExchangeRank.class)
+            .programArguments(List.of("a", "b c"))
+            .environment("GREETING", "hi")
+            .tagOutput(true)
+            .jobId("exchange-" + ProcessHandle.current().pid());
+
+        final int status = Launcher.run(context);
+
+        final String stdout = text(out);
+        assertEquals(0, status, () -> stdout + text(err));
+        for (int rank = 0; rank < 3; rank++)
+        {
+            assertTrue(stdout.contains("[" + rank + "] rank " + rank + " of 3 got: hello from 0; hello from 1; " +
+                "hello from 2\n"), stdout);
+            assertTrue(stdout.contains("[" + rank + "] rank " + rank + " job exchange-" +
+                ProcessHandle.current().pid() + " GREETING=hi driver=true args=a,b c\n"), stdout);
+            assertTrue(text(err).contains("[" + rank + "] rank " + rank + " says goodbye on stderr\n"), text(err));
+        }
+        assertFalse(Files.exists(Path.of(LaunchEnvironment.defaultAeronDirectory(
+            "exchange-" + ProcessHandle.current().pid()))), "the media driver's directory is deleted");
+        assertAllGone(pids(PID, stdout));
+    }
+
+    @Test
+    void shouldExitWithTheStatusOfAFailingRankAndNameIt()
+    {
+        final int status = Launcher.run(context(3, FailingRank.class).programArguments(List.of("1", "3")));
+
+        final String stdout = text(out);
+        final String stderr = text(err);
+        assertEquals(3, status, () -> stdout + stderr);
+        assertTrue(Pattern.compile("stagecoach: rank 1 \\(pid \\d+\\) failed: exit status 3\n").matcher(stderr).find(),
+            stderr);
+        assertTrue(stderr.contains("failed with exit status 3; first failure: rank 1"), stderr);
+        for (final int rank : new int[]{ 0, 2 })
+        {
+            assertTrue(stdout.contains("rank " + rank + " caught: rank " + rank + ": fence 2 failed: fence 2 cannot " +
+                "complete: rank 1 died (exit status 3)"), stdout);
+        }
+    }
+
+    @Test
+    void shouldTellTheOthersOfAKilledRankWithinTwoSecondsAndLeaveNothingRunning()
+    {
+        final int status = Launcher.run(context(3, KillPeerRank.class));
+
+        final String stdout = text(out);
+        final String stderr = text(err);
+        assertEquals(137, status, () -> stdout + stderr);
+        final Matcher saw = SAW.matcher(stdout);
+        assertTrue(saw.find(), stdout);
+        assertEquals("exit status 137 (signal 9, SIGKILL)", saw.group(1));
+        assertTrue(Long.parseLong(saw.group(2)) < 2_000, "rank 0 was told after " + saw.group(2) + " ms");
+        assertTrue(stdout.contains("rank 2 caught: rank 2: fence 2 failed: fence 2 cannot complete: rank 1 died " +
+            "(exit status 137 (signal 9, SIGKILL))"), stdout);
+        assertTrue(Pattern.compile("stagecoach: rank 1 \\(pid \\d+\\) failed: exit status 137 \\(signal 9, SIGKILL\\)")
+            .matcher(stderr).find(), stderr);
+        assertTrue(Pattern.compile("stagecoach: ending ranks 0 \\(pid \\d+\\), 2 \\(pid \\d+\\), 1 s after rank 1 " +
+            "failed").matcher(stderr).find(), stderr);
+        final List<Long> pids = pids(PID, stdout);
+        assertEquals(3, pids.size(), stdout);
+        assertAllGone(pids);
+    }
+
+    @Test
+    void shouldEndEveryRankAndItsChildrenWhenTheTimeoutPasses()
+    {
+        final long startNs = System.nanoTime();
+        final int status = Launcher.run(context(2, SleepingRank.class).timeout(Duration.ofSeconds(4)));
+        final long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+
+        final String stdout = text(out);
+        final String stderr = text(err);
+        assertEquals(124, status, () -> stdout + stderr);
+        assertTrue(Pattern.compile("stagecoach: job \\S+ timed out after 4 s \\(--timeout\\); ending ranks 0 " +
+            "\\(pid \\d+\\), 1 \\(pid \\d+\\)").matcher(stderr).find(), stderr);
+        assertTrue(elapsedMs < 10_000, "took " + elapsedMs + " ms");
+        final List<Long> pids = pids(PID, stdout);
+        final List<Long> children = pids(CHILD, stdout);
+        assertEquals(2, pids.size(), stdout);
+        assertEquals(2, children.size(), stdout);
+        assertAllGone(pids);
+        assertAllGone(children);
+    }
+
+    @Test
+    void shouldEndTheJobWhenTheLauncherProcessIsTerminated() throws Exception
+    {
+        final Path output = Files.createTempFile("stagecoach-launcher", ".out");
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(LaunchContext.DEFAULT_JVM_OPTIONS);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+            "io.stagecoach.node.cli.StagecoachCommand", "run", "-np", "2", "--tag-output",
+            "-J-XX:TieredStopAtLevel=1", SleepingRank.class.getName()));
+        final Process launcher = new ProcessBuilder(command)
+            .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        try
+        {
+            final List<Long> children = awaitMatches(output, CHILD, 2);
+            final List<Long> pids = pids(PID, Files.readString(output));
+            assertEquals(2, pids.size());
+            assertTrue(launcher.descendants().anyMatch(handle -> handle.pid() == pids.get(0)));
+
+            launcher.destroy();
+            assertTrue(launcher.waitFor(15, TimeUnit.SECONDS), "waited 15 s for the launcher to end after SIGTERM");
+
+            assertTrue(Files.readString(output).contains("stagecoach: shutting down; ending ranks 0 (pid "),
+                () -> read(output));
+            assertAllGone(pids);
+            assertAllGone(children);
+        }
+        finally
+        {
+            launcher.destroyForcibly();
+            Files.deleteIfExists(output);
+        }
+    }
+
+    @Test
+    void shouldRefuseAProgramThatIsNotOnTheClassPathBeforeStartingAnything()
+    {
+        final String message = assertThrows(LaunchException.class,
+            () -> Launcher.run(new LaunchContext().size(2).program("com.example.Missing"))).getMessage();
+        assertEquals("no program 'com.example.Missing': it is neither a built-in (latency, bw, bibw, halo) nor a " +
+            "class on the class path", message);
+        assertEquals(0, ProcessHandle.current().children().count());
+    }
+
+    private LaunchContext context(final int size, final Class<?> program)
+    {
+        final List<String> jvmOptions = new ArrayList<>(LaunchContext.DEFAULT_JVM_OPTIONS);
+        jvmOptions.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"));
+        return new LaunchContext()
+            .size(size)
+            .program(program.getName())
+            .jvmOptions(jvmOptions)
+            .output(
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private static List<Long> awaitMatches(final Path file, final Pattern pattern, final int count)
+        throws IOException, InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        List<Long> matches = List.of();
+        while (System.nanoTime() - deadlineNs < 0)
+        {
+            matches = pids(pattern, Files.readString(file));
+            if (matches.size() >= count)
+            {
+                return matches;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("waited 20 s for " + count + " lines matching " + pattern + ", got " + matches +
+            " in:\n" + read(file));
+    }
+
+    private static List<Long> pids(final Pattern pattern, final String text)
+    {
+        final List<Long> pids = new ArrayList<>();
+        final Matcher matcher = pattern.matcher(text);
+        while (matcher.find())
+        {
+            pids.add(Long.parseLong(matcher.group(1)));
+        }
+        return pids;
+    }
+
+    private static void assertAllGone(final List<Long> pids)
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+        for (final long pid : pids)
+        {
+            while (isRunning(pid))
+            {
+                assertTrue(System.nanoTime() - deadlineNs < 0, "process " + pid + " still runs 3 s after the job");
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    private static boolean isRunning(final long pid)
+    {
+        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+        {
+            try
+            {
+                final String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+                return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+            }
+            catch (final IOException ex)
+            {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private static String read(final Path file)
+    {
+        try
+        {
+            return Files.readString(file);
+        }
+        catch (final IOException ex)
+        {
+            return ex.toString();
+        }
+    }
+
+    private static String text(final ByteArrayOutputStream bytes)
+    {
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+}
