@@ -177,6 +177,22 @@ public final class EnvelopeFlyweight extends MessageHeaderFlyweight
     }
 
     /**
+     * Writes the encoded type signature from its three parts, as {@code TypeSignature.encode} lays them out.
+     *
+     * @param hash      hash of the basic-type sequence.
+     * @param length    number of basic elements.
+     * @param sizeBytes packed size in bytes.
+     * @return this.
+     */
+    public EnvelopeFlyweight signature(final long hash, final long length, final long sizeBytes)
+    {
+        buffer.putLong(SIGNATURE_OFFSET, hash, ORDER);
+        buffer.putLong(SIGNATURE_OFFSET + Long.BYTES, length, ORDER);
+        buffer.putLong(SIGNATURE_OFFSET + 2 * Long.BYTES, sizeBytes, ORDER);
+        return this;
+    }
+
+    /**
      * @return offset of the payload relative to the start of the message.
      */
     public int payloadOffset()

@@ -59,6 +59,11 @@ class WireCodecTest
         assertEquals(EnvelopeFlyweight.HEADER_LENGTH, rts.encodedLength());
         assertNull(MessageHeaderFlyweight.validate(buffer, 0, EnvelopeFlyweight.HEADER_LENGTH));
         assertEquals(1L << 40, new EnvelopeFlyweight().wrap(buffer, 0).packedBytes());
+
+        rts.signature(7, 8, 9);
+        assertEquals(7, rts.signature(0));
+        assertEquals(8, rts.signature(1));
+        assertEquals(9, rts.signature(2));
     }
 
     @Test

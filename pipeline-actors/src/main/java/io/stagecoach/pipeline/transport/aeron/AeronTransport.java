@@ -25,6 +25,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class AeronTransport implements AutoCloseable
 {
+    /** Interval between runs of the Aeron client conductor: keep-alives, images, errors. */
+    public static final long CONDUCTOR_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
+
     private static final Logger LOG = LoggerFactory.getLogger(AeronTransport.class);
 
     private final AeronTransportContext context;
@@ -38,6 +41,7 @@ public final class AeronTransport implements AutoCloseable
     private final boolean[] inboxLost;
     private FragmentAssembler assembler;
     private long nextLivenessCheckNs;
+    private long nextConductorNs;
     private boolean wiredUp;
     private boolean closed;
 
@@ -51,6 +55,8 @@ public final class AeronTransport implements AutoCloseable
         this.imageSeen = new boolean[size];
         this.streamLost = new boolean[size];
         this.inboxLost = new boolean[size];
+        this.nextConductorNs = System.nanoTime();
+        this.nextLivenessCheckNs = nextConductorNs;
         final int streamId = context.streamIdBase() + context.rank();
         this.ipcInbox = aeron.addSubscription("aeron:ipc", streamId, this::onAvailableImage, this::onUnavailableImage);
         this.udpInbox = context.hasRemotePeers() ? aeron.addSubscription(
@@ -167,7 +173,8 @@ public final class AeronTransport implements AutoCloseable
     }
 
     /**
-     * One duty cycle: runs the Aeron client's conductor, polls the inbox and checks the peers' liveness.
+     * One duty cycle: polls the inbox and, at their intervals, runs the Aeron client's conductor and checks the
+     * peers' liveness.
      *
      * @param handler       receives each message, reassembled when Aeron fragmented it.
      * @param fragmentLimit most fragments to read from each inbox subscription.
@@ -175,14 +182,31 @@ public final class AeronTransport implements AutoCloseable
      */
     public int doWork(final FragmentHandler handler, final int fragmentLimit)
     {
-        int workCount = conductor.invoke();
+        return doWork(handler, fragmentLimit, System.nanoTime());
+    }
+
+    /**
+     * One duty cycle at a known time.
+     *
+     * @param handler       receives each message, reassembled when Aeron fragmented it.
+     * @param fragmentLimit most fragments to read from each inbox subscription.
+     * @param nowNs         {@link System#nanoTime()} of the caller's duty cycle.
+     * @return work done.
+     */
+    public int doWork(final FragmentHandler handler, final int fragmentLimit, final long nowNs)
+    {
+        int workCount = 0;
+        if (nowNs - nextConductorNs >= 0)
+        {
+            nextConductorNs = nowNs + CONDUCTOR_INTERVAL_NS;
+            workCount += conductor.invoke();
+        }
         final FragmentHandler assembler = assembler(handler);
         workCount += ipcInbox.poll(assembler, fragmentLimit);
         if (udpInbox != null)
         {
             workCount += udpInbox.poll(assembler, fragmentLimit);
         }
-        final long nowNs = System.nanoTime();
         if (nowNs - nextLivenessCheckNs >= 0)
         {
             nextLivenessCheckNs = nowNs + context.livenessCheckIntervalNs();

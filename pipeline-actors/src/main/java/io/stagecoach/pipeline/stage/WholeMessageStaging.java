@@ -1,0 +1,148 @@
+package io.stagecoach.pipeline.stage;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import io.stagecoach.device.Allocation;
+import io.stagecoach.device.DeviceEvent;
+import io.stagecoach.device.DevicePacker;
+import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.device.DeviceStream;
+import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.pipeline.StagingPath;
+import io.stagecoach.protocol.datatype.CompiledType;
+
+/**
+ * Stages whole messages through pinned host memory: the device's pack kernel writes the packed stream straight into
+ * mapped pinned memory (one copy for a contiguous type), and the unpack kernel reads it from there. One stream per
+ * device keeps the staging of one rank in order; each staging records its own event and completes when the device
+ * layer reports it.
+ */
+public final class WholeMessageStaging implements StagingPath
+{
+    private final DeviceRuntime runtime;
+    private final DeviceStream[] streams;
+
+    /**
+     * @param runtime the device layer of this process.
+     */
+    public WholeMessageStaging(final DeviceRuntime runtime)
+    {
+        this.runtime = runtime;
+        this.streams = new DeviceStream[runtime.deviceCount()];
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public PackedHostBuffer allocate(final long packedBytes)
+    {
+        final Allocation pinned = runtime.allocatePinned(Math.max(1, packedBytes));
+        return new PackedHostBuffer(pinned.address(), packedBytes, pinned::free);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public CompletionStage<PackedHostBuffer> packToHost(
+        final long deviceAddress, final int device, final long count, final CompiledType type, final long packedBytes)
+    {
+        final PackedHostBuffer packed = allocate(packedBytes);
+        try
+        {
+            final DevicePacker packer = runtime.packer(type, device);
+            final DeviceStream stream = stream(device);
+            final DeviceEvent event = runtime.createEvent(device);
+            synchronized (stream)
+            {
+                packer.pack(stream, deviceAddress, count, 0, packedBytes, packed.address());
+                stream.record(event);
+            }
+            return whenDone(event).handle((ignored, error) ->
+            {
+                if (error != null)
+                {
+                    packed.release();
+                    throw new StagingException("packing " + count + " x " + type + " from device " + device +
+                        " to host failed: " + error.getMessage(), error);
+                }
+                return packed;
+            });
+        }
+        catch (final RuntimeException ex)
+        {
+            packed.release();
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public CompletionStage<Void> unpackToDevice(
+        final PackedHostBuffer packed,
+        final long lengthBytes,
+        final long deviceAddress,
+        final int device,
+        final long count,
+        final CompiledType type)
+    {
+        try
+        {
+            final DevicePacker packer = runtime.packer(type, device);
+            final DeviceStream stream = stream(device);
+            final DeviceEvent event = runtime.createEvent(device);
+            synchronized (stream)
+            {
+                packer.unpack(stream, packed.address(), count, 0, lengthBytes, deviceAddress);
+                stream.record(event);
+            }
+            return whenDone(event).handle((ignored, error) ->
+            {
+                packed.release();
+                if (error != null)
+                {
+                    throw new StagingException("unpacking " + lengthBytes + " bytes of " + count + " x " + type +
+                        " from host to device " + device + " failed: " + error.getMessage(), error);
+                }
+                return null;
+            });
+        }
+        catch (final RuntimeException ex)
+        {
+            packed.release();
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    /**
+     * Closes the streams.
+     */
+    public synchronized void close()
+    {
+        for (int i = 0; i < streams.length; i++)
+        {
+            if (streams[i] != null)
+            {
+                streams[i].close();
+                streams[i] = null;
+            }
+        }
+    }
+
+    private synchronized DeviceStream stream(final int device)
+    {
+        DeviceStream stream = streams[device];
+        if (stream == null)
+        {
+            stream = runtime.createStream(device);
+            streams[device] = stream;
+        }
+        return stream;
+    }
+
+    private CompletableFuture<DeviceEvent> whenDone(final DeviceEvent event)
+    {
+        return runtime.whenComplete(event).whenComplete((done, error) -> event.close());
+    }
+}

@@ -1,0 +1,599 @@
+package io.stagecoach.rank;
+
+import java.nio.ByteBuffer;
+import java.util.Optional;
+
+import io.stagecoach.device.Allocation;
+import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.device.MemoryRegion;
+import io.stagecoach.device.MemoryType;
+import io.stagecoach.protocol.datatype.CompiledType;
+import io.stagecoach.protocol.datatype.Datatype;
+import org.agrona.BufferUtil;
+
+/**
+ * The ranks of a job and the point-to-point operations between them (the world communicator, MPI_COMM_WORLD).
+ * <p>
+ * Buffers are direct {@link ByteBuffer}s (displacement 0 of the datatype at the buffer's position, the data kept
+ * within [0, limit)), raw off-heap addresses with a capacity, or {@link Allocation}s of the device layer. Whether
+ * memory is host or device memory is detected once per request (a raw address is looked up in the device layer's
+ * memory map when a {@link DeviceRuntime} is configured). Any committed {@link Datatype} describes the data.
+ * <p>
+ * Every operation is non-blocking at heart: {@code isend}/{@code irecv} return a {@link Request}; the blocking forms
+ * wait on it. Bad arguments (an unknown rank, a negative tag or count, an uncommitted or freed datatype, a buffer
+ * too small for the data, a freed device buffer) fail the returned request with an error naming the value and the
+ * limit; nothing else is disturbed. Thread safe: any thread may post and wait.
+ */
+public final class Communicator implements AutoCloseable
+{
+    /** Receive from any rank (MPI_ANY_SOURCE). */
+    public static final int ANY_SOURCE = -1;
+    /** Receive with any tag (MPI_ANY_TAG). */
+    public static final int ANY_TAG = -1;
+
+    static final int WORLD_CONTEXT = 0;
+
+    private final ProgressEngine engine;
+    private final RankRuntime runtime;
+    private final DeviceRuntime deviceRuntime;
+    private final SignatureCache signatures = new SignatureCache();
+
+    Communicator(final ProgressEngine engine, final RankRuntime runtime, final DeviceRuntime deviceRuntime)
+    {
+        this.engine = engine;
+        this.runtime = runtime;
+        this.deviceRuntime = deviceRuntime;
+    }
+
+    /**
+     * @return this process's rank, in [0, size).
+     */
+    public int rank()
+    {
+        return engine.rank();
+    }
+
+    /**
+     * @return the number of ranks.
+     */
+    public int size()
+    {
+        return engine.size();
+    }
+
+    /**
+     * Starts a standard-mode send (MPI_Isend) from a direct ByteBuffer. Completes when the buffer may be reused.
+     *
+     * @param buffer      direct buffer; displacement 0 is at its position.
+     * @param count       instances of {@code type}, >= 0.
+     * @param type        a committed datatype.
+     * @param destination rank in [0, size).
+     * @param tag         >= 0.
+     * @return the request.
+     */
+    public Request isend(
+        final ByteBuffer buffer, final long count, final Datatype type, final int destination, final int tag)
+    {
+        return send("isend", false, buffer, 0, 0, null, count, type, destination, tag);
+    }
+
+    /**
+     * Starts a standard-mode send from raw memory: host memory, or device memory when a device runtime knows the
+     * address.
+     *
+     * @param address       displacement 0 of the datatype.
+     * @param capacityBytes bytes from {@code address} the data must stay within.
+     * @param count         instances of {@code type}, >= 0.
+     * @param type          a committed datatype.
+     * @param destination   rank in [0, size).
+     * @param tag           >= 0.
+     * @return the request.
+     */
+    public Request isend(
+        final long address,
+        final long capacityBytes,
+        final long count,
+        final Datatype type,
+        final int destination,
+        final int tag)
+    {
+        return send("isend", false, null, address, capacityBytes, null, count, type, destination, tag);
+    }
+
+    /**
+     * Starts a standard-mode send from memory of the device layer (device, pinned or registered memory).
+     *
+     * @param buffer      an allocation, not freed; displacement 0 at its first byte.
+     * @param count       instances of {@code type}, >= 0.
+     * @param type        a committed datatype.
+     * @param destination rank in [0, size).
+     * @param tag         >= 0.
+     * @return the request.
+     */
+    public Request isend(
+        final Allocation buffer, final long count, final Datatype type, final int destination, final int tag)
+    {
+        return send("isend", false, null, 0, 0, buffer, count, type, destination, tag);
+    }
+
+    /**
+     * Starts a synchronous-mode send (MPI_Issend): completes only once a receive matched the message, and fails
+     * when the receiver rejects it (truncation, type mismatch), whatever its size.
+     *
+     * @param buffer      direct buffer; displacement 0 is at its position.
+     * @param count       instances of {@code type}, >= 0.
+     * @param type        a committed datatype.
+     * @param destination rank in [0, size).
+     * @param tag         >= 0.
+     * @return the request.
+     */
+    public Request issend(
+        final ByteBuffer buffer, final long count, final Datatype type, final int destination, final int tag)
+    {
+        return send("issend", true, buffer, 0, 0, null, count, type, destination, tag);
+    }
+
+    /**
+     * Starts a receive (MPI_Irecv) into a direct ByteBuffer.
+     *
+     * @param buffer direct, writable buffer; displacement 0 is at its position.
+     * @param count  instances of {@code type} the buffer holds, >= 0.
+     * @param type   a committed datatype.
+     * @param source rank in [0, size) or {@link #ANY_SOURCE}.
+     * @param tag    >= 0 or {@link #ANY_TAG}.
+     * @return the request; its status tells the source, tag and count received.
+     */
+    public Request irecv(final ByteBuffer buffer, final long count, final Datatype type, final int source, final int tag)
+    {
+        return receive(buffer, 0, 0, null, count, type, source, tag);
+    }
+
+    /**
+     * Starts a receive into raw memory: host memory, or device memory when a device runtime knows the address.
+     *
+     * @param address       displacement 0 of the datatype.
+     * @param capacityBytes bytes from {@code address} the data must stay within.
+     * @param count         instances of {@code type}, >= 0.
+     * @param type          a committed datatype.
+     * @param source        rank in [0, size) or {@link #ANY_SOURCE}.
+     * @param tag           >= 0 or {@link #ANY_TAG}.
+     * @return the request.
+     */
+    public Request irecv(
+        final long address, final long capacityBytes, final long count, final Datatype type, final int source,
+        final int tag)
+    {
+        return receive(null, address, capacityBytes, null, count, type, source, tag);
+    }
+
+    /**
+     * Starts a receive into memory of the device layer.
+     *
+     * @param buffer an allocation, not freed; displacement 0 at its first byte.
+     * @param count  instances of {@code type}, >= 0.
+     * @param type   a committed datatype.
+     * @param source rank in [0, size) or {@link #ANY_SOURCE}.
+     * @param tag    >= 0 or {@link #ANY_TAG}.
+     * @return the request.
+     */
+    public Request irecv(final Allocation buffer, final long count, final Datatype type, final int source, final int tag)
+    {
+        return receive(null, 0, 0, buffer, count, type, source, tag);
+    }
+
+    /**
+     * Blocking standard-mode send (MPI_Send).
+     *
+     * @param buffer      direct buffer.
+     * @param count       instances.
+     * @param type        a committed datatype.
+     * @param destination rank.
+     * @param tag         >= 0.
+     * @return the status.
+     */
+    public Status send(
+        final ByteBuffer buffer, final long count, final Datatype type, final int destination, final int tag)
+    {
+        return isend(buffer, count, type, destination, tag).await();
+    }
+
+    /**
+     * Blocking send from raw memory.
+     *
+     * @param address       displacement 0.
+     * @param capacityBytes bytes the data must stay within.
+     * @param count         instances.
+     * @param type          a committed datatype.
+     * @param destination   rank.
+     * @param tag           >= 0.
+     * @return the status.
+     */
+    public Status send(
+        final long address, final long capacityBytes, final long count, final Datatype type, final int destination,
+        final int tag)
+    {
+        return isend(address, capacityBytes, count, type, destination, tag).await();
+    }
+
+    /**
+     * Blocking send from device-layer memory.
+     *
+     * @param buffer      an allocation.
+     * @param count       instances.
+     * @param type        a committed datatype.
+     * @param destination rank.
+     * @param tag         >= 0.
+     * @return the status.
+     */
+    public Status send(
+        final Allocation buffer, final long count, final Datatype type, final int destination, final int tag)
+    {
+        return isend(buffer, count, type, destination, tag).await();
+    }
+
+    /**
+     * Blocking synchronous-mode send (MPI_Ssend).
+     *
+     * @param buffer      direct buffer.
+     * @param count       instances.
+     * @param type        a committed datatype.
+     * @param destination rank.
+     * @param tag         >= 0.
+     * @return the status.
+     */
+    public Status ssend(
+        final ByteBuffer buffer, final long count, final Datatype type, final int destination, final int tag)
+    {
+        return issend(buffer, count, type, destination, tag).await();
+    }
+
+    /**
+     * Blocking receive (MPI_Recv).
+     *
+     * @param buffer direct, writable buffer.
+     * @param count  instances it holds.
+     * @param type   a committed datatype.
+     * @param source rank or {@link #ANY_SOURCE}.
+     * @param tag    tag or {@link #ANY_TAG}.
+     * @return the status: source, tag, count received.
+     */
+    public Status recv(final ByteBuffer buffer, final long count, final Datatype type, final int source, final int tag)
+    {
+        return irecv(buffer, count, type, source, tag).await();
+    }
+
+    /**
+     * Blocking receive into raw memory.
+     *
+     * @param address       displacement 0.
+     * @param capacityBytes bytes the data must stay within.
+     * @param count         instances.
+     * @param type          a committed datatype.
+     * @param source        rank or {@link #ANY_SOURCE}.
+     * @param tag           tag or {@link #ANY_TAG}.
+     * @return the status.
+     */
+    public Status recv(
+        final long address, final long capacityBytes, final long count, final Datatype type, final int source,
+        final int tag)
+    {
+        return irecv(address, capacityBytes, count, type, source, tag).await();
+    }
+
+    /**
+     * Blocking receive into device-layer memory.
+     *
+     * @param buffer an allocation.
+     * @param count  instances.
+     * @param type   a committed datatype.
+     * @param source rank or {@link #ANY_SOURCE}.
+     * @param tag    tag or {@link #ANY_TAG}.
+     * @return the status.
+     */
+    public Status recv(final Allocation buffer, final long count, final Datatype type, final int source, final int tag)
+    {
+        return irecv(buffer, count, type, source, tag).await();
+    }
+
+    /**
+     * Sends and receives at once (MPI_Sendrecv): both are posted before either is waited for, so a ring of
+     * sendrecv calls cannot deadlock.
+     *
+     * @param sendBuffer  direct buffer to send from.
+     * @param sendCount   instances to send.
+     * @param sendType    a committed datatype.
+     * @param destination rank to send to.
+     * @param sendTag     tag of the sent message.
+     * @param recvBuffer  direct buffer to receive into.
+     * @param recvCount   instances it holds.
+     * @param recvType    a committed datatype.
+     * @param source      rank to receive from, or {@link #ANY_SOURCE}.
+     * @param recvTag     tag to receive, or {@link #ANY_TAG}.
+     * @return the status of the receive.
+     */
+    public Status sendrecv(
+        final ByteBuffer sendBuffer,
+        final long sendCount,
+        final Datatype sendType,
+        final int destination,
+        final int sendTag,
+        final ByteBuffer recvBuffer,
+        final long recvCount,
+        final Datatype recvType,
+        final int source,
+        final int recvTag)
+    {
+        final Request received = irecv(recvBuffer, recvCount, recvType, source, recvTag);
+        final Request sent = isend(sendBuffer, sendCount, sendType, destination, sendTag);
+        final Status status = received.await();
+        sent.await();
+        return status;
+    }
+
+    /**
+     * Non-blocking probe (MPI_Iprobe): after a duty cycle, the envelope of the earliest message that a receive
+     * with this source and tag would match, without receiving it.
+     *
+     * @param source rank or {@link #ANY_SOURCE}.
+     * @param tag    tag or {@link #ANY_TAG}.
+     * @return its status, {@link Status#count()} in bytes; empty when no such message has arrived.
+     */
+    public Optional<Status> iprobe(final int source, final int tag)
+    {
+        checkSource(source);
+        checkTag(tag, true);
+        return Optional.ofNullable(engine.probe(source, tag, WORLD_CONTEXT));
+    }
+
+    /**
+     * Blocking probe (MPI_Probe): waits, driving progress, until a matching message arrived.
+     *
+     * @param source rank or {@link #ANY_SOURCE}.
+     * @param tag    tag or {@link #ANY_TAG}.
+     * @return its status, {@link Status#count()} in bytes.
+     * @throws PeerLostException when {@code source} is gone before a message from it arrived.
+     */
+    public Status probe(final int source, final int tag)
+    {
+        checkSource(source);
+        checkTag(tag, true);
+        final Request waiting = new Request(engine, "probe", source, tag, 0, Datatype.BYTE);
+        final AwaitIdler idler = engine.newIdler();
+        while (true)
+        {
+            final Status status = engine.probe(source, tag, WORLD_CONTEXT);
+            if (status != null)
+            {
+                return status;
+            }
+            idler.idle(0, waiting);
+        }
+    }
+
+    /**
+     * Says goodbye to every peer, fails the requests still in flight, and releases the transport, the progress
+     * thread, the actor system and whatever the rank started (an embedded media driver, the rendezvous client).
+     * Idempotent.
+     */
+    public void close()
+    {
+        runtime.close();
+    }
+
+    /**
+     * @return true once {@link #close()} ran.
+     */
+    public boolean isClosed()
+    {
+        return engine.isClosed();
+    }
+
+    public String toString()
+    {
+        return "Communicator{rank=" + rank() + ", size=" + size() + "}";
+    }
+
+    private Request send(
+        final String operation,
+        final boolean synchronous,
+        final ByteBuffer byteBuffer,
+        final long address,
+        final long capacityBytes,
+        final Allocation allocation,
+        final long count,
+        final Datatype type,
+        final int destination,
+        final int tag)
+    {
+        final Request request = new Request(engine, operation, destination, tag, count, type);
+        try
+        {
+            checkOpen();
+            checkDestination(destination);
+            checkTag(tag, false);
+            final CompiledType compiled = compiled(type, count);
+            final MessageBuffer buffer = resolve(byteBuffer, address, capacityBytes, allocation, compiled, count,
+                type, "send", false);
+            final SignatureEntry signature = signatures.lookup(type, count);
+            engine.submit(new SendOperation(request, destination, tag, WORLD_CONTEXT, synchronous, buffer, count,
+                compiled, signature));
+        }
+        catch (final RuntimeException ex)
+        {
+            request.complete(Status.failed(destination, tag, ex));
+        }
+        return request;
+    }
+
+    private Request receive(
+        final ByteBuffer byteBuffer,
+        final long address,
+        final long capacityBytes,
+        final Allocation allocation,
+        final long count,
+        final Datatype type,
+        final int source,
+        final int tag)
+    {
+        final Request request = new Request(engine, "irecv", source, tag, count, type);
+        try
+        {
+            checkOpen();
+            checkSource(source);
+            checkTag(tag, true);
+            final CompiledType compiled = compiled(type, count);
+            final MessageBuffer buffer = resolve(byteBuffer, address, capacityBytes, allocation, compiled, count,
+                type, "receive", true);
+            final SignatureEntry signature = signatures.lookup(type, count);
+            engine.submit(new ReceiveOperation(request, source, tag, WORLD_CONTEXT, buffer, count, compiled,
+                signature));
+        }
+        catch (final RuntimeException ex)
+        {
+            request.complete(Status.failed(source, tag, ex));
+        }
+        return request;
+    }
+
+    private void checkOpen()
+    {
+        if (engine.isClosed())
+        {
+            throw new StagecoachException("rank " + rank() + " closed its communicator");
+        }
+    }
+
+    private void checkDestination(final int destination)
+    {
+        if (destination < 0 || destination >= size())
+        {
+            throw new IllegalArgumentException("destination rank " + destination + " is outside [0, " + size() + ")");
+        }
+    }
+
+    private void checkSource(final int source)
+    {
+        if (source != ANY_SOURCE && (source < 0 || source >= size()))
+        {
+            throw new IllegalArgumentException("source rank " + source + " is outside [0, " + size() +
+                ") and is not ANY_SOURCE (-1)");
+        }
+    }
+
+    private static void checkTag(final int tag, final boolean wildcardAllowed)
+    {
+        if (tag < 0 && !(wildcardAllowed && tag == ANY_TAG))
+        {
+            throw new IllegalArgumentException("tag " + tag + " is negative" +
+                (wildcardAllowed ? " and is not ANY_TAG (-1)" : " (only a receive may use ANY_TAG)"));
+        }
+    }
+
+    private static CompiledType compiled(final Datatype type, final long count)
+    {
+        if (type == null)
+        {
+            throw new IllegalArgumentException("datatype is null");
+        }
+        if (count < 0)
+        {
+            throw new IllegalArgumentException("count " + count + " is negative");
+        }
+        return type.compiled();
+    }
+
+    private MessageBuffer resolve(
+        final ByteBuffer byteBuffer,
+        final long address,
+        final long capacityBytes,
+        final Allocation allocation,
+        final CompiledType compiled,
+        final long count,
+        final Datatype type,
+        final String role,
+        final boolean writable)
+    {
+        final MessageBuffer buffer;
+        if (byteBuffer != null)
+        {
+            buffer = fromByteBuffer(byteBuffer, role, writable);
+        }
+        else if (allocation != null)
+        {
+            buffer = fromAllocation(allocation, role);
+        }
+        else
+        {
+            buffer = fromAddress(address, capacityBytes, role);
+        }
+        checkFits(buffer, compiled, count, type, role);
+        return buffer;
+    }
+
+    private static MessageBuffer fromByteBuffer(final ByteBuffer byteBuffer, final String role, final boolean writable)
+    {
+        if (!byteBuffer.isDirect())
+        {
+            throw new IllegalArgumentException(role + " buffer must be a direct ByteBuffer, not a heap buffer of " +
+                byteBuffer.capacity() + " bytes");
+        }
+        if (writable && byteBuffer.isReadOnly())
+        {
+            throw new IllegalArgumentException(role + " buffer is read-only");
+        }
+        final long start = BufferUtil.address(byteBuffer);
+        return new MessageBuffer(start + byteBuffer.position(), start, byteBuffer.limit(),
+            MemoryRegion.PAGEABLE_HOST, byteBuffer);
+    }
+
+    private MessageBuffer fromAllocation(final Allocation allocation, final String role)
+    {
+        if (allocation.isFreed())
+        {
+            throw new IllegalArgumentException(role + " buffer " + allocation + " was freed");
+        }
+        if (allocation.type() == MemoryType.DEVICE && deviceRuntime == null)
+        {
+            throw new StagecoachException(role + " buffer " + allocation + " is device memory, but no device " +
+                "runtime is configured (StagecoachContext.deviceRuntime)");
+        }
+        return new MessageBuffer(allocation.address(), allocation.address(), allocation.lengthBytes(),
+            allocation.region(), allocation);
+    }
+
+    private MessageBuffer fromAddress(final long address, final long capacityBytes, final String role)
+    {
+        if (address == 0)
+        {
+            throw new IllegalArgumentException(role + " buffer address is null (0)");
+        }
+        if (capacityBytes < 0)
+        {
+            throw new IllegalArgumentException(role + " buffer capacity " + capacityBytes + " is negative");
+        }
+        final MemoryRegion region = deviceRuntime == null ? MemoryRegion.PAGEABLE_HOST : deviceRuntime.lookup(address);
+        if (region.type() == MemoryType.DEVICE && region.lengthBytes() > 0 &&
+            address + capacityBytes > region.endAddress())
+        {
+            throw new IllegalArgumentException(role + " buffer of " + capacityBytes + " bytes at 0x" +
+                Long.toHexString(address) + " runs past the end of its allocation, " + region);
+        }
+        return new MessageBuffer(address, address, capacityBytes, region, null);
+    }
+
+    private static void checkFits(
+        final MessageBuffer buffer, final CompiledType compiled, final long count, final Datatype type,
+        final String role)
+    {
+        final long lowBytes = compiled.dataLowBytes(count);
+        final long highBytes = compiled.dataHighBytes(count);
+        final long startOffset = buffer.baseAddress() - buffer.lowAddress();
+        if (highBytes > lowBytes &&
+            (startOffset + lowBytes < 0 || startOffset + highBytes > buffer.lengthBytes()))
+        {
+            throw new IllegalArgumentException(role + " buffer of " + buffer.lengthBytes() + " bytes is too small " +
+                "for " + count + " x " + type + ": the data spans bytes [" + (startOffset + lowBytes) + ", " +
+                (startOffset + highBytes) + ") of it");
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package io.stagecoach.rank;
+
+/**
+ * Work handed to the progress engine by another thread (a user thread posting a request, the rank actor reporting
+ * a staged buffer or a dead peer); executed in order, by whichever thread holds the engine's progress lock.
+ */
+@FunctionalInterface
+interface EngineCommand
+{
+    /**
+     * @param engine the engine, locked by the calling thread.
+     */
+    void execute(ProgressEngine engine);
+}

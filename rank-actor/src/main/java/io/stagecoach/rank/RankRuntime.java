@@ -1,0 +1,264 @@
+package io.stagecoach.rank;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.stagecoach.pipeline.StagingPath;
+import io.stagecoach.pipeline.stage.WholeMessageStaging;
+import io.stagecoach.pipeline.transport.aeron.AeronTransport;
+import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
+import io.stagecoach.pipeline.transport.aeron.PeerAddress;
+import io.stagecoach.rank.bootstrap.LaunchEnvironment;
+import io.stagecoach.rank.bootstrap.RendezvousClient;
+import io.stagecoach.rank.bootstrap.RendezvousListener;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts and stops what a rank is made of: the media driver (the node's, or one embedded), the rendezvous client,
+ * the actor system with the rank actor, the progress engine, the Aeron transport and the progress thread.
+ */
+final class RankRuntime
+{
+    private static final Logger LOG = LoggerFactory.getLogger(RankRuntime.class);
+    private static final String NODE_KEY = "stagecoach.node";
+    private static final String UDP_KEY = "stagecoach.udp";
+    private static final long BYE_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    private final StagecoachContext context;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private EmbeddedMediaDriver ownedDriver;
+    private RendezvousClient rendezvous;
+    private boolean ownsRendezvous;
+    private StagingPath staging;
+    private ProgressEngine engine;
+    private ActorSystem<RankBehavior.Command> system;
+    private AeronTransport transport;
+    private AgentRunner progressRunner;
+
+    private RankRuntime(final StagecoachContext context)
+    {
+        this.context = context;
+    }
+
+    static Communicator start(final StagecoachContext context)
+    {
+        context.conclude();
+        final RankRuntime runtime = new RankRuntime(context);
+        try
+        {
+            return runtime.startUp();
+        }
+        catch (final RuntimeException ex)
+        {
+            runtime.close();
+            throw ex;
+        }
+    }
+
+    private Communicator startUp()
+    {
+        final int rank = context.rank();
+        final String directory = mediaDriverDirectory();
+        rendezvous = rendezvousClient();
+        final List<PeerAddress> peers = peerAddresses();
+        staging = context.deviceRuntime() == null ? null : new WholeMessageStaging(context.deviceRuntime());
+        final ActorStaging actorStaging = new ActorStaging(staging);
+        engine = new ProgressEngine(rank, context.size(), context.engineSettings(), actorStaging);
+        system = ActorSystem.create(RankBehavior.create(engine, staging), "stagecoach-rank-" + rank, pekkoConfig());
+        actorStaging.actor(system);
+        if (rendezvous != null)
+        {
+            rendezvous.addListener(deathListener(system));
+        }
+        transport = AeronTransport.connect(context.transportContext(peers, directory).listener(engine),
+            error -> LOG.warn("rank {} Aeron client: {}", rank, error.toString()));
+        engine.attach(transport);
+        awaitWiredUp(directory);
+        progressRunner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, context.progressMaxParkNs()),
+            error -> LOG.error("rank {} progress thread", rank, error), null, new ProgressAgent(engine));
+        AgentRunner.startOnThread(progressRunner);
+        LOG.info("rank {} of {} is up (job {}, node {}, media driver {})", rank, context.size(), context.jobId(),
+            context.nodeName(), directory);
+        return new Communicator(engine, this, context.deviceRuntime());
+    }
+
+    /**
+     * Closes the rank; safe to call more than once and after a failed start.
+     */
+    void close()
+    {
+        if (!closed.compareAndSet(false, true))
+        {
+            return;
+        }
+        if (engine != null)
+        {
+            engine.close(BYE_TIMEOUT_NS);
+        }
+        CloseHelper.quietClose(progressRunner);
+        if (engine != null)
+        {
+            engine.detach();
+        }
+        CloseHelper.quietClose(transport);
+        terminate(system);
+        CloseHelper.quietClose(staging);
+        if (ownsRendezvous)
+        {
+            CloseHelper.quietClose(rendezvous);
+        }
+        CloseHelper.quietClose(ownedDriver);
+        LOG.info("rank {} closed", context.rank());
+    }
+
+    private String mediaDriverDirectory()
+    {
+        if (context.aeronDirectoryName() != null)
+        {
+            return context.aeronDirectoryName();
+        }
+        final LaunchEnvironment environment = context.launchEnvironment();
+        if (context.size() == 1 || context.peers() != null)
+        {
+            final String own = LaunchEnvironment.defaultAeronDirectory(
+                context.jobId() + "-" + ProcessHandle.current().pid() + "-rank" + context.rank());
+            ownedDriver = EmbeddedMediaDriver.launch(own);
+            return ownedDriver.aeronDirectoryName();
+        }
+        if (environment.localRank() == 0)
+        {
+            ownedDriver = EmbeddedMediaDriver.launch(environment.aeronDirectory());
+        }
+        return environment.aeronDirectory();
+    }
+
+    private RendezvousClient rendezvousClient()
+    {
+        if (context.rendezvousClient() != null)
+        {
+            return context.rendezvousClient();
+        }
+        final LaunchEnvironment environment = context.launchEnvironment();
+        if (!context.useRendezvous() || context.peers() != null || environment.rendezvous().isEmpty())
+        {
+            return null;
+        }
+        ownsRendezvous = true;
+        return RendezvousClient.connect(environment, context.connectTimeout());
+    }
+
+    private List<PeerAddress> peerAddresses()
+    {
+        if (context.peers() != null)
+        {
+            return context.peers();
+        }
+        final int size = context.size();
+        final List<PeerAddress> peers = new ArrayList<>(size);
+        if (rendezvous == null)
+        {
+            for (int i = 0; i < size; i++)
+            {
+                peers.add(PeerAddress.local(context.nodeName()));
+            }
+            return peers;
+        }
+        rendezvous.put(NODE_KEY, context.nodeName());
+        rendezvous.put(UDP_KEY, context.udpEndpoint(context.launchEnvironment().localRank()));
+        rendezvous.fence(context.connectTimeout());
+        for (int i = 0; i < size; i++)
+        {
+            peers.add(new PeerAddress(rendezvous.get(i, NODE_KEY), rendezvous.get(i, UDP_KEY)));
+        }
+        return peers;
+    }
+
+    private void awaitWiredUp(final String directory)
+    {
+        final long timeoutNs = context.connectTimeout().toNanos();
+        final long deadlineNs = System.nanoTime() + timeoutNs;
+        while (true)
+        {
+            final int work = engine.progress();
+            if (engine.isWiredUp())
+            {
+                return;
+            }
+            if (System.nanoTime() - deadlineNs >= 0)
+            {
+                throw new StagecoachException("rank " + context.rank() + " could not connect with ranks " +
+                    engine.missingPeers() + " within " + context.connectTimeout().toMillis() + " ms (media driver " +
+                    directory + ", job " + context.jobId() + ")");
+            }
+            if (work == 0)
+            {
+                LockSupport.parkNanos(100_000);
+            }
+        }
+    }
+
+    private static RendezvousListener deathListener(final ActorSystem<RankBehavior.Command> system)
+    {
+        return new RendezvousListener()
+        {
+            public void onPeerDeath(final int rank, final String reason)
+            {
+                system.tell(new RankBehavior.PeerDied(rank, reason));
+            }
+
+            public void onServerLost(final String reason)
+            {
+                system.tell(new RankBehavior.RendezvousLost(reason));
+            }
+        };
+    }
+
+    private static Config pekkoConfig()
+    {
+        return ConfigFactory.parseString(String.join("\n",
+            "pekko.loggers = [\"org.apache.pekko.event.slf4j.Slf4jLogger\"]",
+            "pekko.logging-filter = \"org.apache.pekko.event.slf4j.Slf4jLoggingFilter\"",
+            "pekko.stdout-loglevel = \"WARNING\"",
+            "pekko.log-dead-letters-during-shutdown = off",
+            "pekko.jvm-shutdown-hooks = off",
+            "pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off",
+            "pekko.actor.default-dispatcher.fork-join-executor.parallelism-min = 1",
+            "pekko.actor.default-dispatcher.fork-join-executor.parallelism-max = 2",
+            "pekko.actor.internal-dispatcher.fork-join-executor.parallelism-min = 1",
+            "pekko.actor.internal-dispatcher.fork-join-executor.parallelism-max = 2"))
+            .withFallback(ConfigFactory.load());
+    }
+
+    private static void terminate(final ActorSystem<RankBehavior.Command> system)
+    {
+        if (system == null)
+        {
+            return;
+        }
+        system.terminate();
+        final CompletionStage<?> terminated = system.getWhenTerminated();
+        try
+        {
+            terminated.toCompletableFuture().get(5, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        catch (final Exception ex)
+        {
+            LOG.warn("actor system {} did not terminate within 5 s: {}", system.name(), ex.toString());
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.stagecoach.rank;
+
+import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.protocol.datatype.CompiledType;
+
+/**
+ * The engine's side of a receive request: the pattern it matches, where the data goes, and, once matched, the
+ * transfer that fills it. Linked into the posted-receive queue while unmatched.
+ */
+final class ReceiveOperation implements EngineCommand
+{
+    final Request request;
+    final int source;
+    final int tag;
+    final int contextId;
+    final MessageBuffer buffer;
+    final long count;
+    final CompiledType compiled;
+    final long typeSizeBytes;
+    final long capacityBytes;
+    final SignatureEntry signature;
+
+    ReceiveOperation previous;
+    ReceiveOperation next;
+    long postOrder;
+
+    int matchedSource = -1;
+    int matchedTag;
+    long packedBytes;
+    long receivedBytes;
+    long transferId;
+    PackedHostBuffer staging;
+
+    ReceiveOperation(
+        final Request request,
+        final int source,
+        final int tag,
+        final int contextId,
+        final MessageBuffer buffer,
+        final long count,
+        final CompiledType compiled,
+        final SignatureEntry signature)
+    {
+        this.request = request;
+        this.source = source;
+        this.tag = tag;
+        this.contextId = contextId;
+        this.buffer = buffer;
+        this.count = count;
+        this.compiled = compiled;
+        this.typeSizeBytes = compiled.size();
+        this.capacityBytes = signature.sizeBytes;
+        this.signature = signature;
+    }
+
+    public void execute(final ProgressEngine engine)
+    {
+        engine.postReceive(this);
+    }
+
+    boolean matches(final int source, final int tag, final int contextId)
+    {
+        return (this.source == Communicator.ANY_SOURCE || this.source == source) &&
+            (this.tag == Communicator.ANY_TAG || this.tag == tag) && this.contextId == contextId;
+    }
+
+    /**
+     * Writes arrived packed bytes where they belong: unpacked into a host buffer, or copied into the host staging
+     * memory of a device buffer.
+     *
+     * @param srcAddress   off-heap address of the bytes.
+     * @param packedOffset their offset in the message's packed stream.
+     * @param lengthBytes  how many.
+     */
+    void write(final long srcAddress, final long packedOffset, final int lengthBytes)
+    {
+        if (lengthBytes == 0)
+        {
+            return;
+        }
+        if (staging != null)
+        {
+            RawMemory.copy(srcAddress, staging.address() + packedOffset, lengthBytes);
+        }
+        else
+        {
+            compiled.unpack(srcAddress, count, packedOffset, lengthBytes, buffer.baseAddress());
+        }
+    }
+
+    void releaseStaging()
+    {
+        if (staging != null)
+        {
+            staging.release();
+        }
+    }
+
+    public String toString()
+    {
+        return request.toString();
+    }
+}

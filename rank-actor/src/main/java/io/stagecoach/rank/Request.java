@@ -1,0 +1,337 @@
+package io.stagecoach.rank;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.stagecoach.protocol.datatype.Datatype;
+
+/**
+ * A non-blocking send or receive in progress (MPI_Request), and a {@link java.util.concurrent.CompletionStage} of
+ * its {@link Status}.
+ * <p>
+ * Waiting ({@link #await(Duration)}, {@link #test()}, {@link #waitAll(Duration, Request...)},
+ * {@link #waitAny(Duration, Request...)}) drives the rank's progress on the waiting thread, so a small message is
+ * matched and completed without a hop to another thread; the rank's progress thread does the same in the
+ * background. A failed request completes with an error: {@link #await(Duration)} throws it, a status from
+ * {@link #waitAll(Duration, Request...)} carries it, the completion stage completes exceptionally with it.
+ * <p>
+ * Actions chained without an executor run on the thread that completes the request; they must not block. Chain
+ * with an {@code ...Async} method for anything longer than a few microseconds.
+ */
+public final class Request extends CompletionStageAdapter<Status>
+{
+    private static final long MAX_TIMEOUT_NS = 1L << 61;
+    private static final VarHandle FUTURE;
+
+    static
+    {
+        try
+        {
+            FUTURE = MethodHandles.lookup().findVarHandle(Request.class, "future", CompletableFuture.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    private final ProgressEngine engine;
+    private final String operation;
+    private final int peer;
+    private final int tag;
+    private final long count;
+    private final Datatype type;
+    private volatile Status status;
+    private volatile Thread waiter;
+    private volatile CompletableFuture<Status> future;
+
+    Request(
+        final ProgressEngine engine,
+        final String operation,
+        final int peer,
+        final int tag,
+        final long count,
+        final Datatype type)
+    {
+        this.engine = engine;
+        this.operation = operation;
+        this.peer = peer;
+        this.tag = tag;
+        this.count = count;
+        this.type = type;
+    }
+
+    /**
+     * Waits for the request without a time limit.
+     *
+     * @return the status of the completed request.
+     * @throws RuntimeException the request's error when it failed.
+     */
+    public Status await()
+    {
+        return await(Duration.ofNanos(Long.MAX_VALUE));
+    }
+
+    /**
+     * Waits for the request, driving the rank's progress meanwhile.
+     *
+     * @param timeout longest wait.
+     * @return the status of the completed request.
+     * @throws RequestTimeoutException when the request did not complete in time; it goes on.
+     * @throws RuntimeException        the request's error when it failed: a {@link PeerLostException}, a
+     *                                 {@link io.stagecoach.protocol.datatype.TruncationException}, an
+     *                                 {@link IllegalArgumentException} for a bad argument, ...
+     */
+    public Status await(final Duration timeout)
+    {
+        Status result = status;
+        if (result == null)
+        {
+            result = awaitSlowly(timeout.toNanos());
+        }
+        if (result.error() != null)
+        {
+            throw rethrowable(result.error());
+        }
+        return result;
+    }
+
+    /**
+     * Drives the rank's progress once and tells whether the request is complete (MPI_Test).
+     *
+     * @return true when complete, successfully or not.
+     */
+    public boolean test()
+    {
+        if (status == null && engine != null)
+        {
+            engine.progress();
+        }
+        return status != null;
+    }
+
+    /**
+     * @return true when complete, without driving progress.
+     */
+    public boolean isDone()
+    {
+        return status != null;
+    }
+
+    /**
+     * @return the status once complete, otherwise null.
+     */
+    public Status status()
+    {
+        return status;
+    }
+
+    /**
+     * Waits for all requests (MPI_Waitall). Failed requests do not end the wait early: their statuses carry
+     * their errors.
+     *
+     * @param timeout  longest wait for all of them.
+     * @param requests to wait for.
+     * @return their statuses, in order.
+     * @throws RequestTimeoutException naming the first request still incomplete when the time is up.
+     */
+    public static Status[] waitAll(final Duration timeout, final Request... requests)
+    {
+        final long deadlineNs = deadline(timeout.toNanos());
+        final Status[] statuses = new Status[requests.length];
+        for (int i = 0; i < requests.length; i++)
+        {
+            final Request request = requests[i];
+            final long remainingNs = deadlineNs - System.nanoTime();
+            statuses[i] = request.status != null ? request.status : request.awaitSlowly(Math.max(0, remainingNs));
+        }
+        return statuses;
+    }
+
+    /**
+     * Waits for all requests of a collection (MPI_Waitall).
+     *
+     * @param timeout  longest wait for all of them.
+     * @param requests to wait for.
+     * @return their statuses, in iteration order.
+     */
+    public static Status[] waitAll(final Duration timeout, final Collection<Request> requests)
+    {
+        return waitAll(timeout, requests.toArray(new Request[0]));
+    }
+
+    /**
+     * Waits for any one request (MPI_Waitany).
+     *
+     * @param timeout  longest wait.
+     * @param requests to wait for; at least one.
+     * @return index of a completed request (the lowest, when several are).
+     * @throws RequestTimeoutException when none completed in time.
+     */
+    public static int waitAny(final Duration timeout, final Request... requests)
+    {
+        if (requests.length == 0)
+        {
+            throw new IllegalArgumentException("waitAny needs at least one request");
+        }
+        final long deadlineNs = deadline(timeout.toNanos());
+        final AwaitIdler idler = requests[0].idler();
+        while (true)
+        {
+            int work = 0;
+            for (int i = 0; i < requests.length; i++)
+            {
+                if (requests[i].status != null)
+                {
+                    return i;
+                }
+                work += requests[i].engine == null ? 0 : requests[i].engine.progress();
+            }
+            if (System.nanoTime() - deadlineNs >= 0)
+            {
+                throw new RequestTimeoutException("none of " + requests.length + " requests completed within " +
+                    TimeUnit.NANOSECONDS.toMillis(timeout.toNanos()) + " ms, first: " + requests[0]);
+            }
+            idler.idle(work, requests[0]);
+        }
+    }
+
+    public String toString()
+    {
+        final boolean send = operation.contains("send");
+        return operation + "(" + (send ? "dest=" : "source=") + peerName(peer) + ", tag=" + tagName(tag) +
+            ", count=" + count + " x " + type + ")" + (status == null ? " pending" : " " + status);
+    }
+
+    CompletableFuture<Status> stage()
+    {
+        CompletableFuture<Status> current = future;
+        if (current == null)
+        {
+            final CompletableFuture<Status> made = new CompletableFuture<>();
+            current = (CompletableFuture<Status>)FUTURE.compareAndExchange(this, null, made);
+            if (current == null)
+            {
+                current = made;
+            }
+            final Status done = status;
+            if (done != null)
+            {
+                completeStage(done);
+            }
+        }
+        return current;
+    }
+
+    /**
+     * Completes the request. Dependent stage actions are not run here: the caller runs
+     * {@link #completeStage(Status)} once it holds no lock, when this returns true.
+     *
+     * @param outcome the status, with an error for a failure.
+     * @return true when a completion stage awaits {@link #completeStage(Status)}.
+     */
+    boolean complete(final Status outcome)
+    {
+        if (status != null)
+        {
+            return false;
+        }
+        status = outcome;
+        final Thread parked = waiter;
+        if (parked != null)
+        {
+            java.util.concurrent.locks.LockSupport.unpark(parked);
+        }
+        return future != null;
+    }
+
+    void completeStage(final Status outcome)
+    {
+        final CompletableFuture<Status> current = future;
+        if (current != null)
+        {
+            if (outcome.error() != null)
+            {
+                current.completeExceptionally(outcome.error());
+            }
+            else
+            {
+                current.complete(outcome);
+            }
+        }
+    }
+
+    int peer()
+    {
+        return peer;
+    }
+
+    int tag()
+    {
+        return tag;
+    }
+
+    void waiter(final Thread thread)
+    {
+        waiter = thread;
+    }
+
+    static String peerName(final int rank)
+    {
+        return rank == Communicator.ANY_SOURCE ? "ANY_SOURCE" : String.valueOf(rank);
+    }
+
+    static String tagName(final int tag)
+    {
+        return tag == Communicator.ANY_TAG ? "ANY_TAG" : String.valueOf(tag);
+    }
+
+    private Status awaitSlowly(final long timeoutNs)
+    {
+        final long deadlineNs = deadline(timeoutNs);
+        final AwaitIdler idler = idler();
+        Status result;
+        while ((result = status) == null)
+        {
+            final int work = engine == null ? 0 : engine.progress();
+            if ((result = status) != null)
+            {
+                break;
+            }
+            if (System.nanoTime() - deadlineNs >= 0)
+            {
+                throw new RequestTimeoutException(this + " did not complete within " +
+                    TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
+            }
+            idler.idle(work, this);
+        }
+        return result;
+    }
+
+    private AwaitIdler idler()
+    {
+        return engine == null ? new AwaitIdler(IdleMode.BACKOFF, 1_000_000) : engine.newIdler();
+    }
+
+    private static long deadline(final long timeoutNs)
+    {
+        return System.nanoTime() + Math.min(timeoutNs, MAX_TIMEOUT_NS);
+    }
+
+    private static RuntimeException rethrowable(final Throwable error)
+    {
+        if (error instanceof RuntimeException)
+        {
+            return (RuntimeException)error;
+        }
+        if (error instanceof Error)
+        {
+            throw (Error)error;
+        }
+        return new StagecoachException(error.getMessage(), error);
+    }
+}

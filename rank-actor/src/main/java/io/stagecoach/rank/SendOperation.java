@@ -1,0 +1,96 @@
+package io.stagecoach.rank;
+
+import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.protocol.datatype.CompiledType;
+
+/**
+ * The engine's side of a send request: what to send, to whom, and how far it got.
+ */
+final class SendOperation implements EngineCommand
+{
+    static final int STAGING = 0;
+    static final int READY = 1;
+
+    final Request request;
+    final int destination;
+    final int tag;
+    final int contextId;
+    final boolean synchronous;
+    final MessageBuffer buffer;
+    final long count;
+    final CompiledType compiled;
+    final long packedBytes;
+    final SignatureEntry signature;
+
+    int state;
+    long transferId;
+    long receiverTransferId;
+    long sentBytes;
+    boolean finPending;
+    PackedHostBuffer staged;
+
+    SendOperation(
+        final Request request,
+        final int destination,
+        final int tag,
+        final int contextId,
+        final boolean synchronous,
+        final MessageBuffer buffer,
+        final long count,
+        final CompiledType compiled,
+        final SignatureEntry signature)
+    {
+        this.request = request;
+        this.destination = destination;
+        this.tag = tag;
+        this.contextId = contextId;
+        this.synchronous = synchronous;
+        this.buffer = buffer;
+        this.count = count;
+        this.compiled = compiled;
+        this.packedBytes = signature.sizeBytes;
+        this.signature = signature;
+        this.state = buffer.isDevice() ? STAGING : READY;
+    }
+
+    public void execute(final ProgressEngine engine)
+    {
+        engine.postSend(this);
+    }
+
+    /**
+     * Writes packed bytes [packedOffset, packedOffset + lengthBytes) of the message to host memory.
+     *
+     * @param packedOffset first packed byte.
+     * @param lengthBytes  bytes to write.
+     * @param dstAddress   where they go.
+     */
+    void packInto(final long packedOffset, final int lengthBytes, final long dstAddress)
+    {
+        if (lengthBytes == 0)
+        {
+            return;
+        }
+        if (staged != null)
+        {
+            RawMemory.copy(staged.address() + packedOffset, dstAddress, lengthBytes);
+        }
+        else
+        {
+            compiled.pack(buffer.baseAddress(), count, packedOffset, lengthBytes, dstAddress);
+        }
+    }
+
+    void releaseStaged()
+    {
+        if (staged != null)
+        {
+            staged.release();
+        }
+    }
+
+    public String toString()
+    {
+        return request.toString();
+    }
+}

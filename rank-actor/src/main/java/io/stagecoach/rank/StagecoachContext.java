@@ -1,0 +1,551 @@
+package io.stagecoach.rank;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.pipeline.transport.aeron.AeronTransportContext;
+import io.stagecoach.pipeline.transport.aeron.PeerAddress;
+import io.stagecoach.rank.bootstrap.LaunchEnvironment;
+import io.stagecoach.rank.bootstrap.RendezvousClient;
+
+/**
+ * Configuration of a rank, Aeron style: setters return this, {@link #conclude()} validates and fills in what was
+ * left unset. Defaults come from system properties {@code stagecoach.*}, then environment variables
+ * {@code STAGECOACH_*} (the property upper-cased, dots as underscores), then the launch environment
+ * ({@link LaunchEnvironment#detect()}), then the values below.
+ * <table>
+ * <caption>Settings</caption>
+ * <tr><th>property</th><th>default</th><th>meaning</th></tr>
+ * <tr><td>stagecoach.rank, stagecoach.size</td><td>launcher</td><td>this rank and the number of ranks</td></tr>
+ * <tr><td>stagecoach.job</td><td>launcher</td><td>job id; separates jobs sharing a media driver</td></tr>
+ * <tr><td>stagecoach.node</td><td>launcher</td><td>node name: ranks with equal names talk over IPC</td></tr>
+ * <tr><td>stagecoach.aeron.dir</td><td>none: embedded driver</td><td>the node's media driver, e.g. the
+ * launcher's ({@code STAGECOACH_AERON_DIR})</td></tr>
+ * <tr><td>stagecoach.eager.threshold.bytes</td><td>16384</td><td>largest message sent eagerly</td></tr>
+ * <tr><td>stagecoach.eager.window.bytes</td><td>262144</td><td>eager bytes in flight to one peer</td></tr>
+ * <tr><td>stagecoach.connect.timeout.ms</td><td>30000</td><td>wait for every rank at start</td></tr>
+ * <tr><td>stagecoach.liveness.timeout.ms</td><td>1000</td><td>grace for a peer whose inbox vanished</td></tr>
+ * <tr><td>stagecoach.idle</td><td>backoff</td><td>how waiting threads idle: backoff, yield, spin</td></tr>
+ * <tr><td>stagecoach.ipc.term.length, stagecoach.ipc.mtu</td><td>1 MiB, 65504</td><td>IPC streams</td></tr>
+ * <tr><td>stagecoach.udp.term.length, stagecoach.udp.mtu</td><td>1 MiB, 1408</td><td>UDP streams</td></tr>
+ * <tr><td>stagecoach.udp.host, stagecoach.udp.port.base</td><td>127.0.0.1, 40100</td><td>UDP inbox of rank r:
+ * host:(base + local rank)</td></tr>
+ * </table>
+ */
+public final class StagecoachContext
+{
+    /** Default largest packed message sent eagerly. */
+    public static final int DEFAULT_EAGER_THRESHOLD_BYTES = 16 * 1024;
+    /** Default eager bytes one rank may have outstanding at each peer. */
+    public static final long DEFAULT_EAGER_WINDOW_BYTES = 256 * 1024;
+
+    private int rank = intSetting("stagecoach.rank", -1);
+    private int size = intSetting("stagecoach.size", -1);
+    private String jobId = setting("stagecoach.job", null);
+    private String nodeName = setting("stagecoach.node", null);
+    private String aeronDirectoryName = setting("stagecoach.aeron.dir", null);
+    private List<PeerAddress> peers;
+    private int eagerThresholdBytes = intSetting("stagecoach.eager.threshold.bytes", DEFAULT_EAGER_THRESHOLD_BYTES);
+    private long eagerWindowBytes = longSetting("stagecoach.eager.window.bytes", DEFAULT_EAGER_WINDOW_BYTES);
+    private long dataBudgetBytes = 1024 * 1024;
+    private Duration connectTimeout = Duration.ofMillis(longSetting("stagecoach.connect.timeout.ms", 30_000));
+    private Duration livenessTimeout = Duration.ofMillis(longSetting("stagecoach.liveness.timeout.ms", 1_000));
+    private IdleMode idleMode = IdleMode.parse(setting("stagecoach.idle", "backoff"));
+    private long awaitMaxParkNs = 1_000_000;
+    private long progressMaxParkNs = 250_000;
+    private int ipcTermLengthBytes = intSetting(
+        "stagecoach.ipc.term.length", AeronTransportContext.DEFAULT_IPC_TERM_LENGTH_BYTES);
+    private int ipcMtuBytes = intSetting("stagecoach.ipc.mtu", AeronTransportContext.DEFAULT_IPC_MTU_BYTES);
+    private int udpTermLengthBytes = intSetting(
+        "stagecoach.udp.term.length", AeronTransportContext.DEFAULT_UDP_TERM_LENGTH_BYTES);
+    private int udpMtuBytes = intSetting("stagecoach.udp.mtu", AeronTransportContext.DEFAULT_UDP_MTU_BYTES);
+    private String udpHost = setting("stagecoach.udp.host", "127.0.0.1");
+    private int udpPortBase = intSetting("stagecoach.udp.port.base", 40100);
+    private int streamIdBase = intSetting("stagecoach.stream.base", -1);
+    private DeviceRuntime deviceRuntime;
+    private RendezvousClient rendezvousClient;
+    private boolean useRendezvous = true;
+    private LaunchEnvironment launchEnvironment;
+    private Consumer<Throwable> asyncErrorHandler;
+    private boolean concluded;
+
+    /**
+     * Fills in unset values from the launch environment and validates everything.
+     *
+     * @return this.
+     * @throws IllegalArgumentException naming the setting, its value and the limit.
+     */
+    public StagecoachContext conclude()
+    {
+        if (concluded)
+        {
+            return this;
+        }
+        if (rank < 0 || size < 0 || jobId == null || nodeName == null)
+        {
+            final LaunchEnvironment environment = launchEnvironment();
+            rank = rank < 0 ? environment.rank() : rank;
+            size = size < 0 ? environment.size() : size;
+            jobId = jobId == null ? environment.jobId() : jobId;
+            nodeName = nodeName == null ? environment.nodeName() : nodeName;
+        }
+        if (size < 1 || rank < 0 || rank >= size)
+        {
+            throw new IllegalArgumentException("rank " + rank + " is outside [0, " + size + ")");
+        }
+        if (peers != null && peers.size() != size)
+        {
+            throw new IllegalArgumentException(peers.size() + " peer addresses given for " + size + " ranks");
+        }
+        if (eagerThresholdBytes < 0 || eagerThresholdBytes > 1024 * 1024)
+        {
+            throw new IllegalArgumentException("eager threshold " + eagerThresholdBytes +
+                " bytes is outside [0, 1048576]");
+        }
+        final long smallestWindow = WireSender.eagerLength(eagerThresholdBytes);
+        if (eagerWindowBytes < smallestWindow)
+        {
+            throw new IllegalArgumentException("eager window " + eagerWindowBytes + " bytes is below one eager " +
+                "message of the threshold, " + smallestWindow + " bytes");
+        }
+        if (streamIdBase < 0)
+        {
+            streamIdBase = AeronTransportContext.DEFAULT_STREAM_ID_BASE + (jobHash() & 0x3FFF) * 1024;
+        }
+        concluded = true;
+        return this;
+    }
+
+    /**
+     * @return this rank.
+     */
+    public int rank()
+    {
+        return rank;
+    }
+
+    /**
+     * @param rank this rank, in [0, size).
+     * @return this.
+     */
+    public StagecoachContext rank(final int rank)
+    {
+        this.rank = rank;
+        return this;
+    }
+
+    /**
+     * @return number of ranks.
+     */
+    public int size()
+    {
+        return size;
+    }
+
+    /**
+     * @param size number of ranks.
+     * @return this.
+     */
+    public StagecoachContext size(final int size)
+    {
+        this.size = size;
+        return this;
+    }
+
+    /**
+     * @return the job id.
+     */
+    public String jobId()
+    {
+        return jobId;
+    }
+
+    /**
+     * @param jobId the job id; ranks of one job share it, jobs sharing a media driver must differ.
+     * @return this.
+     */
+    public StagecoachContext jobId(final String jobId)
+    {
+        this.jobId = jobId;
+        return this;
+    }
+
+    /**
+     * @return name of this rank's node.
+     */
+    public String nodeName()
+    {
+        return nodeName;
+    }
+
+    /**
+     * @param nodeName name of this rank's node.
+     * @return this.
+     */
+    public StagecoachContext nodeName(final String nodeName)
+    {
+        this.nodeName = nodeName;
+        return this;
+    }
+
+    /**
+     * @return directory of the node's external media driver, or null to run one embedded.
+     */
+    public String aeronDirectoryName()
+    {
+        return aeronDirectoryName;
+    }
+
+    /**
+     * @param directoryName the node's media driver (the launcher's {@code STAGECOACH_AERON_DIR}), or null for an
+     *                      embedded driver in a directory of its own.
+     * @return this.
+     */
+    public StagecoachContext aeronDirectoryName(final String directoryName)
+    {
+        this.aeronDirectoryName = directoryName;
+        return this;
+    }
+
+    /**
+     * @return addresses of all ranks given explicitly, or null to learn them from the rendezvous service.
+     */
+    public List<PeerAddress> peers()
+    {
+        return peers;
+    }
+
+    /**
+     * @param peers addresses of all ranks, indexed by rank: for ranks started in one process, or without a
+     *              rendezvous service.
+     * @return this.
+     */
+    public StagecoachContext peers(final List<PeerAddress> peers)
+    {
+        this.peers = List.copyOf(peers);
+        return this;
+    }
+
+    /**
+     * @return largest packed message sent eagerly.
+     */
+    public int eagerThresholdBytes()
+    {
+        return eagerThresholdBytes;
+    }
+
+    /**
+     * @param thresholdBytes largest packed message sent eagerly; larger ones use the rendezvous protocol.
+     * @return this.
+     */
+    public StagecoachContext eagerThresholdBytes(final int thresholdBytes)
+    {
+        this.eagerThresholdBytes = thresholdBytes;
+        return this;
+    }
+
+    /**
+     * @return eager bytes one rank may have outstanding at each peer.
+     */
+    public long eagerWindowBytes()
+    {
+        return eagerWindowBytes;
+    }
+
+    /**
+     * @param windowBytes eager bytes (64-byte frames included) one rank may have outstanding at each peer: bounds
+     *                    what a receiver buffers for unmatched eager messages from one sender. A send beyond it
+     *                    uses the rendezvous protocol.
+     * @return this.
+     */
+    public StagecoachContext eagerWindowBytes(final long windowBytes)
+    {
+        this.eagerWindowBytes = windowBytes;
+        return this;
+    }
+
+    /**
+     * @return wait for every rank to connect at start.
+     */
+    public Duration connectTimeout()
+    {
+        return connectTimeout;
+    }
+
+    /**
+     * @param timeout wait for every rank to connect at start.
+     * @return this.
+     */
+    public StagecoachContext connectTimeout(final Duration timeout)
+    {
+        this.connectTimeout = timeout;
+        return this;
+    }
+
+    /**
+     * @return grace given to a peer whose inbox vanished to say goodbye before it counts as lost.
+     */
+    public Duration livenessTimeout()
+    {
+        return livenessTimeout;
+    }
+
+    /**
+     * @param timeout grace given to a peer whose inbox vanished before its requests fail.
+     * @return this.
+     */
+    public StagecoachContext livenessTimeout(final Duration timeout)
+    {
+        this.livenessTimeout = timeout;
+        return this;
+    }
+
+    /**
+     * @return how threads waiting on requests idle.
+     */
+    public IdleMode idleMode()
+    {
+        return idleMode;
+    }
+
+    /**
+     * @param mode how threads waiting on requests idle. The rank's own progress thread always backs off.
+     * @return this.
+     */
+    public StagecoachContext idleMode(final IdleMode mode)
+    {
+        this.idleMode = mode;
+        return this;
+    }
+
+    /**
+     * @return longest park of the rank's progress thread when idle.
+     */
+    public long progressMaxParkNs()
+    {
+        return progressMaxParkNs;
+    }
+
+    /**
+     * @param maxParkNs longest park of the rank's progress thread when idle: bounds the delay of background
+     *                  progress (a CTS answered, an unexpected message drained) while no thread waits.
+     * @return this.
+     */
+    public StagecoachContext progressMaxParkNs(final long maxParkNs)
+    {
+        this.progressMaxParkNs = maxParkNs;
+        return this;
+    }
+
+    /**
+     * @param termLengthBytes term length of IPC publications.
+     * @param mtuBytes        MTU of IPC publications.
+     * @return this.
+     */
+    public StagecoachContext ipc(final int termLengthBytes, final int mtuBytes)
+    {
+        this.ipcTermLengthBytes = termLengthBytes;
+        this.ipcMtuBytes = mtuBytes;
+        return this;
+    }
+
+    /**
+     * @param termLengthBytes term length of UDP publications.
+     * @param mtuBytes        MTU of UDP publications.
+     * @return this.
+     */
+    public StagecoachContext udp(final int termLengthBytes, final int mtuBytes)
+    {
+        this.udpTermLengthBytes = termLengthBytes;
+        this.udpMtuBytes = mtuBytes;
+        return this;
+    }
+
+    /**
+     * @param host     address the UDP inbox binds, reachable from other nodes.
+     * @param portBase port of local rank 0's UDP inbox; local rank i uses {@code portBase + i}.
+     * @return this.
+     */
+    public StagecoachContext udpEndpoint(final String host, final int portBase)
+    {
+        this.udpHost = host;
+        this.udpPortBase = portBase;
+        return this;
+    }
+
+    /**
+     * @param streamIdBase stream id of rank 0's inbox; by default derived from the job id.
+     * @return this.
+     */
+    public StagecoachContext streamIdBase(final int streamIdBase)
+    {
+        this.streamIdBase = streamIdBase;
+        return this;
+    }
+
+    /**
+     * @return the device layer used for device buffers, or null when there is none.
+     */
+    public DeviceRuntime deviceRuntime()
+    {
+        return deviceRuntime;
+    }
+
+    /**
+     * @param runtime the device layer that device buffers come from; needed to send or receive them, and to tell
+     *                device addresses from host ones.
+     * @return this.
+     */
+    public StagecoachContext deviceRuntime(final DeviceRuntime runtime)
+    {
+        this.deviceRuntime = runtime;
+        return this;
+    }
+
+    /**
+     * @return a rendezvous client given by the caller, or null.
+     */
+    public RendezvousClient rendezvousClient()
+    {
+        return rendezvousClient;
+    }
+
+    /**
+     * @param client a connected rendezvous client to exchange addresses with and to learn of dead peers from; by
+     *               default one is connected when the launch environment names a rendezvous service.
+     * @return this.
+     */
+    public StagecoachContext rendezvousClient(final RendezvousClient client)
+    {
+        this.rendezvousClient = client;
+        return this;
+    }
+
+    /**
+     * @param use false to ignore a rendezvous service named by the environment.
+     * @return this.
+     */
+    public StagecoachContext useRendezvous(final boolean use)
+    {
+        this.useRendezvous = use;
+        return this;
+    }
+
+    /**
+     * @return whether a rendezvous service named by the environment is used.
+     */
+    public boolean useRendezvous()
+    {
+        return useRendezvous;
+    }
+
+    /**
+     * @return the launch environment, detected on first use.
+     */
+    public LaunchEnvironment launchEnvironment()
+    {
+        if (launchEnvironment == null)
+        {
+            launchEnvironment = LaunchEnvironment.detect();
+        }
+        return launchEnvironment;
+    }
+
+    /**
+     * @param environment the launch environment to use instead of this process's.
+     * @return this.
+     */
+    public StagecoachContext launchEnvironment(final LaunchEnvironment environment)
+    {
+        this.launchEnvironment = environment;
+        return this;
+    }
+
+    /**
+     * @param handler told of errors no request can carry, such as a receiver rejecting an eager message whose send
+     *                already completed; by default they are logged.
+     * @return this.
+     */
+    public StagecoachContext asyncErrorHandler(final Consumer<Throwable> handler)
+    {
+        this.asyncErrorHandler = handler;
+        return this;
+    }
+
+    EngineSettings engineSettings()
+    {
+        final long windowBytes = eagerWindowBytes;
+        return new EngineSettings(
+            eagerThresholdBytes,
+            windowBytes,
+            (int)Math.min(Integer.MAX_VALUE, windowBytes / 4),
+            dataBudgetBytes,
+            livenessTimeout.toNanos(),
+            10_000_000,
+            idleMode,
+            awaitMaxParkNs,
+            asyncErrorHandler != null ? asyncErrorHandler : ProgressEngine.loggingErrorHandler(rank));
+    }
+
+    AeronTransportContext transportContext(final List<PeerAddress> addresses, final String directoryName)
+    {
+        return new AeronTransportContext()
+            .rank(rank)
+            .peers(addresses)
+            .aeronDirectoryName(directoryName)
+            .streamIdBase(streamIdBase)
+            .sessionIdBase(jobHash() & 0x3FFF_0000)
+            .ipcTermLengthBytes(ipcTermLengthBytes)
+            .ipcMtuBytes(ipcMtuBytes)
+            .udpTermLengthBytes(udpTermLengthBytes)
+            .udpMtuBytes(udpMtuBytes);
+    }
+
+    String udpEndpoint(final int localRank)
+    {
+        return udpHost + ":" + (udpPortBase + localRank);
+    }
+
+    private int jobHash()
+    {
+        return jobId == null ? 0 : jobId.hashCode() & Integer.MAX_VALUE;
+    }
+
+    static String setting(final String property, final String fallback)
+    {
+        final String fromProperty = System.getProperty(property);
+        if (fromProperty != null && !fromProperty.isBlank())
+        {
+            return fromProperty.trim();
+        }
+        final Map<String, String> environment = System.getenv();
+        final String fromEnvironment = environment.get(property.toUpperCase(Locale.ROOT).replace('.', '_'));
+        return fromEnvironment != null && !fromEnvironment.isBlank() ? fromEnvironment.trim() : fallback;
+    }
+
+    private static int intSetting(final String property, final int fallback)
+    {
+        return (int)longSetting(property, fallback);
+    }
+
+    private static long longSetting(final String property, final long fallback)
+    {
+        final String value = setting(property, null);
+        if (value == null)
+        {
+            return fallback;
+        }
+        try
+        {
+            return Long.parseLong(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException("setting " + property + " = '" + value + "' is not a number", ex);
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.stagecoach.rank;
+
+import io.stagecoach.protocol.datatype.Datatype;
+
+/**
+ * The outcome of a completed request (MPI_Status): who sent the message, with which tag, how much of it arrived,
+ * and the error when the request failed.
+ * <p>
+ * For a receive, {@link #count()} is in elements of the receive datatype (MPI_Get_count), or
+ * {@link Datatype#UNDEFINED} when the message is not a whole number of them; for a send it is the count sent; for
+ * a probe it is in bytes ({@link Datatype#BYTE} elements): use {@link #countOf(Datatype)} for another type.
+ */
+public final class Status
+{
+    private final int source;
+    private final int tag;
+    private final long count;
+    private final long byteCount;
+    private final Throwable error;
+
+    Status(final int source, final int tag, final long count, final long byteCount, final Throwable error)
+    {
+        this.source = source;
+        this.tag = tag;
+        this.count = count;
+        this.byteCount = byteCount;
+        this.error = error;
+    }
+
+    static Status of(final int source, final int tag, final long byteCount, final long typeSizeBytes)
+    {
+        return new Status(source, tag, countOf(byteCount, typeSizeBytes), byteCount, null);
+    }
+
+    static Status failed(final int source, final int tag, final Throwable error)
+    {
+        return new Status(source, tag, 0, 0, error);
+    }
+
+    /**
+     * @return rank the message came from (for a send: the destination).
+     */
+    public int source()
+    {
+        return source;
+    }
+
+    /**
+     * @return tag of the message.
+     */
+    public int tag()
+    {
+        return tag;
+    }
+
+    /**
+     * @return elements of the request's datatype in the message, or {@link Datatype#UNDEFINED}.
+     */
+    public long count()
+    {
+        return count;
+    }
+
+    /**
+     * @return packed bytes of the message.
+     */
+    public long byteCount()
+    {
+        return byteCount;
+    }
+
+    /**
+     * @return why the request failed, or null when it succeeded.
+     */
+    public Throwable error()
+    {
+        return error;
+    }
+
+    /**
+     * @return true when the request failed.
+     */
+    public boolean isError()
+    {
+        return error != null;
+    }
+
+    /**
+     * MPI_Get_count for another datatype.
+     *
+     * @param type a committed datatype.
+     * @return whole instances of {@code type} in the message, or {@link Datatype#UNDEFINED}.
+     */
+    public long countOf(final Datatype type)
+    {
+        return type.countOf(byteCount);
+    }
+
+    public String toString()
+    {
+        return "Status{source=" + source + ", tag=" + tag + ", count=" + count + ", bytes=" + byteCount +
+            (error == null ? "" : ", error=" + error) + "}";
+    }
+
+    static long countOf(final long byteCount, final long typeSizeBytes)
+    {
+        if (typeSizeBytes == 0)
+        {
+            return byteCount == 0 ? 0 : Datatype.UNDEFINED;
+        }
+        return byteCount % typeSizeBytes == 0 ? byteCount / typeSizeBytes : Datatype.UNDEFINED;
+    }
+}

@@ -1,0 +1,264 @@
+package io.stagecoach.rank;
+
+import java.nio.ByteBuffer;
+
+import io.aeron.Publication;
+import io.aeron.logbuffer.BufferClaim;
+import io.stagecoach.protocol.wire.AckFlyweight;
+import io.stagecoach.protocol.wire.ClearToSendFlyweight;
+import io.stagecoach.protocol.wire.DataFlyweight;
+import io.stagecoach.protocol.wire.EnvelopeFlyweight;
+import io.stagecoach.protocol.wire.ErrorFlyweight;
+import io.stagecoach.protocol.wire.FinFlyweight;
+import io.stagecoach.protocol.wire.MessageHeaderFlyweight;
+import io.stagecoach.protocol.wire.MessageType;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Encodes outgoing messages straight into a peer's publication: a message that fits one Aeron frame is claimed
+ * with {@code tryClaim} and its payload packed from the user buffer into the claimed term space (no intermediate
+ * copy); a larger EAGER message is packed into a scratch buffer and offered, to be fragmented by Aeron. Every
+ * message carries the eager credit owed to its destination. Back-pressure is a return value, never a wait.
+ */
+final class WireSender
+{
+    /** The message went out. */
+    static final int SENT = 1;
+    /** The publication is back-pressured or not connected for now: try again on a later duty cycle. */
+    static final int BACK_PRESSURED = 0;
+    /** The publication is closed: the peer cannot be reached any more. */
+    static final int GONE = -1;
+
+    private final int rank;
+    private final BufferClaim claim = new BufferClaim();
+    private final UnsafeBuffer scratch;
+    private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
+    private final EnvelopeFlyweight envelope = new EnvelopeFlyweight();
+    private final ClearToSendFlyweight cts = new ClearToSendFlyweight();
+    private final DataFlyweight data = new DataFlyweight();
+    private final FinFlyweight fin = new FinFlyweight();
+    private final ErrorFlyweight error = new ErrorFlyweight();
+    private final AckFlyweight ack = new AckFlyweight();
+
+    WireSender(final int rank, final int eagerThresholdBytes)
+    {
+        this.rank = rank;
+        this.scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(
+            Math.max(EnvelopeFlyweight.HEADER_LENGTH + eagerThresholdBytes, ErrorFlyweight.HEADER_LENGTH +
+            ErrorFlyweight.MAX_MESSAGE_BYTES)));
+    }
+
+    static int eagerLength(final long packedBytes)
+    {
+        return EnvelopeFlyweight.HEADER_LENGTH + (int)packedBytes;
+    }
+
+    int sendEnvelope(final Peer peer, final SendOperation send, final int type, final long sequence)
+    {
+        final int length = type == MessageType.EAGER ? eagerLength(send.packedBytes) : EnvelopeFlyweight.HEADER_LENGTH;
+        final boolean claimed = length <= peer.maxPayloadBytes;
+        final MutableDirectBuffer buffer;
+        final int offset;
+        if (claimed)
+        {
+            final long result = peer.publication.tryClaim(length, claim);
+            if (result < 0)
+            {
+                return outcome(result);
+            }
+            buffer = claim.buffer();
+            offset = claim.offset();
+        }
+        else
+        {
+            buffer = scratch;
+            offset = 0;
+        }
+        try
+        {
+            writeEnvelope(peer, send, type, sequence, buffer, offset, length);
+        }
+        catch (final RuntimeException ex)
+        {
+            if (claimed)
+            {
+                claim.abort();
+            }
+            throw ex;
+        }
+        return finish(peer, claimed, length);
+    }
+
+    int sendData(final Peer peer, final SendOperation send, final int lengthBytes)
+    {
+        final int length = DataFlyweight.HEADER_LENGTH + lengthBytes;
+        final long result = peer.publication.tryClaim(length, claim);
+        if (result < 0)
+        {
+            return outcome(result);
+        }
+        try
+        {
+            data.wrap(claim.buffer(), claim.offset(), length);
+            start(data, MessageType.DATA, 0, peer);
+            data.receiverTransferId(send.receiverTransferId).packedOffset(send.sentBytes).payloadLength(lengthBytes);
+            send.packInto(send.sentBytes, lengthBytes,
+                claim.buffer().addressOffset() + claim.offset() + DataFlyweight.HEADER_LENGTH);
+        }
+        catch (final RuntimeException ex)
+        {
+            claim.abort();
+            throw ex;
+        }
+        return finish(peer, true, length);
+    }
+
+    int sendFin(final Peer peer, final SendOperation send)
+    {
+        final long result = peer.publication.tryClaim(FinFlyweight.LENGTH, claim);
+        if (result < 0)
+        {
+            return outcome(result);
+        }
+        fin.wrap(claim.buffer(), claim.offset(), FinFlyweight.LENGTH);
+        start(fin, MessageType.FIN, 0, peer);
+        fin.receiverTransferId(send.receiverTransferId).totalBytes(send.sentBytes);
+        return finish(peer, true, FinFlyweight.LENGTH);
+    }
+
+    int sendControl(final Peer peer, final ControlMessage message)
+    {
+        switch (message.type)
+        {
+            case MessageType.CTS:
+                return sendCts(peer, message.first, message.second, message.third);
+            case MessageType.ACK:
+                return sendAck(peer, message.first);
+            case MessageType.ERROR:
+                return sendError(peer, message.flags, message.first, message.code, message.text);
+            default:
+                return sendHeaderOnly(peer, message.type);
+        }
+    }
+
+    int sendCts(final Peer peer, final long senderTransferId, final long receiverTransferId, final long windowBytes)
+    {
+        final long result = peer.publication.tryClaim(ClearToSendFlyweight.LENGTH, claim);
+        if (result < 0)
+        {
+            return outcome(result);
+        }
+        cts.wrap(claim.buffer(), claim.offset(), ClearToSendFlyweight.LENGTH);
+        start(cts, MessageType.CTS, 0, peer);
+        cts.senderTransferId(senderTransferId).receiverTransferId(receiverTransferId).windowBytes(windowBytes);
+        return finish(peer, true, ClearToSendFlyweight.LENGTH);
+    }
+
+    int sendAck(final Peer peer, final long senderTransferId)
+    {
+        final long result = peer.publication.tryClaim(AckFlyweight.LENGTH, claim);
+        if (result < 0)
+        {
+            return outcome(result);
+        }
+        ack.wrap(claim.buffer(), claim.offset(), AckFlyweight.LENGTH);
+        start(ack, MessageType.ACK, 0, peer);
+        ack.senderTransferId(senderTransferId);
+        return finish(peer, true, AckFlyweight.LENGTH);
+    }
+
+    int sendError(final Peer peer, final int flags, final long transferId, final int code, final String text)
+    {
+        final int length = ErrorFlyweight.encodedLength(text);
+        final boolean claimed = length <= peer.maxPayloadBytes;
+        final MutableDirectBuffer buffer;
+        final int offset;
+        if (claimed)
+        {
+            final long result = peer.publication.tryClaim(length, claim);
+            if (result < 0)
+            {
+                return outcome(result);
+            }
+            buffer = claim.buffer();
+            offset = claim.offset();
+        }
+        else
+        {
+            buffer = scratch;
+            offset = 0;
+        }
+        error.wrap(buffer, offset, length);
+        start(error, MessageType.ERROR, flags, peer);
+        error.transferId(transferId).errorCode(code).message(text);
+        return finish(peer, claimed, length);
+    }
+
+    int sendHeaderOnly(final Peer peer, final int type)
+    {
+        final long result = peer.publication.tryClaim(MessageHeaderFlyweight.HEADER_LENGTH, claim);
+        if (result < 0)
+        {
+            return outcome(result);
+        }
+        header.wrap(claim.buffer(), claim.offset(), MessageHeaderFlyweight.HEADER_LENGTH);
+        start(header, type, 0, peer);
+        return finish(peer, true, MessageHeaderFlyweight.HEADER_LENGTH);
+    }
+
+    private void writeEnvelope(
+        final Peer peer,
+        final SendOperation send,
+        final int type,
+        final long sequence,
+        final MutableDirectBuffer buffer,
+        final int offset,
+        final int length)
+    {
+        envelope.wrap(buffer, offset, length);
+        start(envelope, type, send.synchronous ? EnvelopeFlyweight.FLAG_SYNC : 0, peer);
+        envelope.contextId(send.contextId).tag(send.tag).sequence(sequence).transferId(send.transferId)
+            .packedBytes(send.packedBytes)
+            .signature(send.signature.hash, send.signature.length, send.signature.sizeBytes);
+        if (type == MessageType.EAGER)
+        {
+            send.packInto(0, (int)send.packedBytes, buffer.addressOffset() + offset + EnvelopeFlyweight.HEADER_LENGTH);
+        }
+    }
+
+    private void start(final MessageHeaderFlyweight message, final int type, final int flags, final Peer peer)
+    {
+        message.header(type, flags);
+        message.sourceRank(rank);
+        message.destinationRank(peer.rank);
+        message.creditBytes(peer.owedCreditBytes);
+    }
+
+    private int finish(final Peer peer, final boolean claimed, final int length)
+    {
+        if (claimed)
+        {
+            claim.commit();
+        }
+        else
+        {
+            final long result = peer.publication.offer(scratch, 0, length);
+            if (result < 0)
+            {
+                return outcome(result);
+            }
+        }
+        peer.owedCreditBytes = 0;
+        return SENT;
+    }
+
+    private static int outcome(final long result)
+    {
+        if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED)
+        {
+            return GONE;
+        }
+        return BACK_PRESSURED;
+    }
+}

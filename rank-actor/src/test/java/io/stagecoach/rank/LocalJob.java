@@ -1,0 +1,111 @@
+package io.stagecoach.rank;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+
+import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
+import io.stagecoach.pipeline.transport.aeron.PeerAddress;
+
+/**
+ * Several ranks of one job inside this JVM, sharing one embedded media driver: each rank is a full
+ * {@link Communicator} with its own actor system, engine, transport and progress thread.
+ */
+final class LocalJob implements AutoCloseable
+{
+    private static final AtomicInteger JOBS = new AtomicInteger();
+
+    private final EmbeddedMediaDriver driver;
+    private final List<Communicator> ranks;
+
+    private LocalJob(final EmbeddedMediaDriver driver, final List<Communicator> ranks)
+    {
+        this.driver = driver;
+        this.ranks = ranks;
+    }
+
+    /**
+     * Starts {@code size} ranks on one node.
+     */
+    static LocalJob start(final Path directory, final int size, final Consumer<StagecoachContext> configure)
+    {
+        return start(directory, size, rank -> PeerAddress.local("node"), configure);
+    }
+
+    /**
+     * Starts ranks with the given addresses: different node names make them talk over UDP on 127.0.0.1.
+     */
+    static LocalJob start(
+        final Path directory,
+        final int size,
+        final IntFunction<PeerAddress> addresses,
+        final Consumer<StagecoachContext> configure)
+    {
+        final EmbeddedMediaDriver driver = EmbeddedMediaDriver.launch(directory.resolve("aeron").toString());
+        final String jobId = "test-" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet();
+        final List<PeerAddress> peers = new ArrayList<>();
+        for (int i = 0; i < size; i++)
+        {
+            peers.add(addresses.apply(i));
+        }
+        final ExecutorService starters = Executors.newFixedThreadPool(size);
+        final List<Future<Communicator>> started = new ArrayList<>();
+        for (int i = 0; i < size; i++)
+        {
+            final StagecoachContext context = new StagecoachContext()
+                .rank(i)
+                .size(size)
+                .jobId(jobId)
+                .nodeName(peers.get(i).node())
+                .peers(peers)
+                .aeronDirectoryName(driver.aeronDirectoryName())
+                .connectTimeout(Duration.ofSeconds(20))
+                .useRendezvous(false);
+            configure.accept(context);
+            started.add(starters.submit(() -> Stagecoach.init(context)));
+        }
+        final List<Communicator> ranks = new ArrayList<>();
+        try
+        {
+            for (final Future<Communicator> future : started)
+            {
+                ranks.add(future.get(30, TimeUnit.SECONDS));
+            }
+        }
+        catch (final Exception ex)
+        {
+            ranks.forEach(Communicator::close);
+            driver.close();
+            throw new IllegalStateException("ranks did not start: " + ex, ex);
+        }
+        finally
+        {
+            starters.shutdownNow();
+        }
+        return new LocalJob(driver, ranks);
+    }
+
+    Communicator rank(final int rank)
+    {
+        return ranks.get(rank);
+    }
+
+    int size()
+    {
+        return ranks.size();
+    }
+
+    public void close()
+    {
+        ranks.parallelStream().forEach(Communicator::close);
+        driver.close();
+    }
+}
