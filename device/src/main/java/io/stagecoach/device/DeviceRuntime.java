@@ -236,8 +236,7 @@ public final class DeviceRuntime implements AutoCloseable
         final MemoryRegion freed = memoryMap.findFreed(address);
         if (freed != null)
         {
-            throw new DeviceException("address 0x" + Long.toHexString(address) + " lies in " + freed +
-                ", which was freed");
+            return reallocatedElsewhere(address, freed);
         }
         driverQueries.incrementAndGet();
         final MemoryRegion found = backend.query(address);
@@ -533,6 +532,27 @@ public final class DeviceRuntime implements AutoCloseable
         }
         checkRange(address, lengthBytes, role);
         return region;
+    }
+
+    private MemoryRegion reallocatedElsewhere(final long address, final MemoryRegion freed)
+    {
+        MemoryRegion found = null;
+        try
+        {
+            driverQueries.incrementAndGet();
+            found = backend.query(address);
+        }
+        catch (final DeviceException ignore)
+        {
+            found = null;
+        }
+        if (found == null || found.lengthBytes() == 0)
+        {
+            throw new DeviceException("address 0x" + Long.toHexString(address) + " lies in " + freed +
+                ", which was freed");
+        }
+        memoryMap.add(found);
+        return found;
     }
 
     private void submit(

@@ -1,0 +1,633 @@
+package io.stagecoach.device;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.stagecoach.protocol.datatype.CompiledType;
+import io.stagecoach.protocol.datatype.Datatype;
+import io.stagecoach.protocol.datatype.Order;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The contract every back end meets, run against each: memory and its detection, errors on misuse, copies, streams,
+ * events and their completion, pack and unpack checked byte for byte against the datatype engine's host pack over
+ * random datatypes and byte ranges, and the halo faces of a 3D array.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+public abstract class DeviceContractTest
+{
+    protected static final byte POISON = (byte)0xA5;
+
+    protected DeviceRuntime runtime;
+    protected DeviceStream stream;
+
+    /**
+     * @return a runtime of the back end under test (skip with an assumption when it cannot run here).
+     */
+    protected abstract DeviceRuntime openRuntime();
+
+    /**
+     * @return random datatypes per byte-for-byte test.
+     */
+    protected int randomTypeCount()
+    {
+        return 150;
+    }
+
+    @BeforeAll
+    void openRuntimeAndStream()
+    {
+        runtime = openRuntime();
+        stream = runtime.createStream(0);
+    }
+
+    @AfterAll
+    void closeRuntime()
+    {
+        if (runtime != null)
+        {
+            runtime.close();
+        }
+    }
+
+    @Test
+    public void shouldDetectDeviceMemoryAndItsRange()
+    {
+        try (Allocation memory = runtime.allocate(0, 10_000))
+        {
+            final MemoryRegion region = runtime.lookup(memory.address() + 9_999);
+            assertEquals(MemoryType.DEVICE, region.type());
+            assertEquals(0, region.device());
+            assertEquals(memory.address(), region.startAddress());
+            assertEquals(10_000, region.lengthBytes());
+            assertEquals(MemoryType.DEVICE, memory.type());
+        }
+    }
+
+    @Test
+    public void shouldDetectPinnedAndRegisteredHostMemory()
+    {
+        final HostBuffer host = new HostBuffer(1 << 16);
+        try (Allocation pinned = runtime.allocatePinned(4096);
+            Allocation registered = runtime.register(host.address(), 1 << 16))
+        {
+            assertEquals(MemoryType.REGISTERED_HOST, registered.type());
+            assertEquals(MemoryType.PINNED_HOST, runtime.lookup(pinned.address() + 100).type());
+            assertEquals(MemoryType.REGISTERED_HOST, runtime.lookup(host.address() + 100).type());
+            assertTrue(runtime.lookup(pinned.address()).type().isDeviceAccessible());
+        }
+        assertEquals(MemoryType.HOST, runtime.lookup(host.address() + 100).type());
+    }
+
+    @Test
+    public void shouldReportPageableHostMemory()
+    {
+        final HostBuffer host = new HostBuffer(4096);
+        assertEquals(MemoryRegion.PAGEABLE_HOST, runtime.lookup(host.address()));
+        assertEquals(MemoryType.HOST, runtime.lookup(host.address() + 17).type());
+    }
+
+    @Test
+    public void shouldAskTheDriverOncePerForeignAllocation()
+    {
+        try (DeviceRuntime other = DeviceRuntime.open(new DeviceContext().kind(runtime.kind())
+            .emulatedDirectory(runtime.context().emulatedDirectory())
+            .emulatedDeviceCount(runtime.context().emulatedDeviceCount())
+            .emulatedMemoryBytes(runtime.context().emulatedMemoryBytes()));
+            Allocation foreign = other.allocate(0, 1 << 20))
+        {
+            final long before = runtime.driverQueryCount();
+            final MemoryRegion first = runtime.lookup(foreign.address() + 5);
+            final MemoryRegion second = runtime.lookup(foreign.address() + (1 << 19));
+            assertEquals(MemoryType.DEVICE, first.type());
+            assertSame(first, second);
+            assertEquals(before + 1, runtime.driverQueryCount());
+            runtime.forget(foreign.address());
+            runtime.lookup(foreign.address());
+            assertEquals(before + 2, runtime.driverQueryCount());
+            runtime.forget(foreign.address());
+        }
+    }
+
+    @Test
+    public void shouldNameADoubleFree()
+    {
+        final Allocation memory = runtime.allocate(0, 4096);
+        final long address = memory.address();
+        memory.free();
+        assertTrue(assertThrows(DeviceException.class, memory::free).getMessage().contains("double free"));
+        assertTrue(assertThrows(DeviceException.class, () -> runtime.free(address)).getMessage()
+            .contains("double free"));
+    }
+
+    @Test
+    public void shouldNameAUseAfterFree()
+    {
+        final Allocation memory = runtime.allocate(0, 4096);
+        final Allocation other = runtime.allocate(0, 4096);
+        final long address = memory.address();
+        memory.free();
+        final DeviceException copy = assertThrows(DeviceException.class,
+            () -> stream.copy(other.address(), address + 8, 64));
+        assertTrue(copy.getMessage().contains("freed"), copy.getMessage());
+        assertThrows(DeviceException.class, () -> runtime.lookup(address));
+        other.free();
+    }
+
+    @Test
+    public void shouldNameAFreeOfNoAllocation()
+    {
+        try (Allocation memory = runtime.allocate(0, 4096))
+        {
+            final DeviceException error = assertThrows(DeviceException.class, () -> runtime.free(memory.address() + 8));
+            assertTrue(error.getMessage().contains("not the start of an allocation"), error.getMessage());
+        }
+    }
+
+    @Test
+    public void shouldNameACopyOutOfRange()
+    {
+        try (Allocation a = runtime.allocate(0, 4096); Allocation b = runtime.allocate(0, 8192))
+        {
+            final DeviceException error = assertThrows(DeviceException.class,
+                () -> stream.copy(b.address(), a.address() + 100, 4000));
+            assertTrue(error.getMessage().contains("overruns"), error.getMessage());
+            assertTrue(error.getMessage().contains("by 4 bytes"), error.getMessage());
+        }
+    }
+
+    @Test
+    public void shouldNameAKernelArgumentInNoDeviceAccessibleAllocation()
+    {
+        final HostBuffer host = new HostBuffer(4096);
+        final DevicePacker packer = runtime.packer(Datatype.vector(4, 1, 2, Datatype.INT).commit().compiled(), 0);
+        try (Allocation packed = runtime.allocate(0, 4096))
+        {
+            final DeviceException error = assertThrows(DeviceException.class,
+                () -> packer.pack(stream, host.address(), 1, 0, 16, packed.address()));
+            assertTrue(error.getMessage().contains("no device-accessible allocation"), error.getMessage());
+        }
+    }
+
+    @Test
+    public void shouldNameAPackedRangeBeyondTheStream()
+    {
+        final DevicePacker packer = runtime.packer(Datatype.vector(4, 1, 2, Datatype.INT).commit().compiled(), 0);
+        try (Allocation typed = runtime.allocate(0, 4096); Allocation packed = runtime.allocate(0, 4096))
+        {
+            final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> packer.pack(stream, typed.address(), 2, 16, 17, packed.address()));
+            assertTrue(error.getMessage().contains("exceeds the 32 packed bytes"), error.getMessage());
+        }
+    }
+
+    @Test
+    public void shouldNameAPackFootprintBeyondTheAllocation()
+    {
+        final DevicePacker packer = runtime.packer(Datatype.vector(64, 1, 2, Datatype.INT).commit().compiled(), 0);
+        try (Allocation typed = runtime.allocate(0, 256); Allocation packed = runtime.allocate(0, 4096))
+        {
+            final DeviceException error = assertThrows(DeviceException.class,
+                () -> packer.pack(stream, typed.address(), 1, 0, 256, packed.address()));
+            assertTrue(error.getMessage().contains("overruns"), error.getMessage());
+        }
+    }
+
+    @Test
+    public void shouldNameAnAllocationTooLarge()
+    {
+        final DeviceException error = assertThrows(DeviceException.class, () -> runtime.allocate(0, 1L << 50));
+        assertTrue(error.getMessage().toLowerCase().replace('_', ' ').contains("out of memory"), error.getMessage());
+    }
+
+    @Test
+    public void shouldCopyBetweenHostAndDeviceInEveryDirection()
+    {
+        final RandomTypes random = new RandomTypes(RandomTypes.seed("copies"));
+        final int length = (4 << 20) + 20;
+        final byte[] data = new byte[length];
+        random.nextBytes(data);
+        final HostBuffer pageable = new HostBuffer(length);
+        pageable.put(data);
+        try (Allocation pinned = runtime.allocatePinned(length);
+            Allocation deviceA = runtime.allocate(0, length);
+            Allocation deviceB = runtime.allocate(runtime.deviceCount() - 1, length))
+        {
+            fill(pinned.address(), POISON, length);
+            stream.copy(deviceA.address(), pageable.address(), length);
+            stream.copy(deviceB.address(), deviceA.address(), length);
+            stream.copy(pinned.address(), deviceB.address(), length);
+            stream.synchronize();
+            assertArrayEquals(data, read(pinned.address(), length));
+            final HostBuffer back = new HostBuffer(length);
+            back.fill(POISON, length);
+            stream.copy(deviceA.address() + 7, pinned.address() + 3, 1000);
+            stream.copy(back.address(), deviceA.address(), length);
+            stream.synchronize();
+            final byte[] expected = data.clone();
+            System.arraycopy(data, 3, expected, 7, 1000);
+            assertArrayEquals(expected, back.get(length));
+        }
+    }
+
+    @Test
+    public void shouldCompleteEventsInStreamOrderThroughTheCompletionAgent() throws InterruptedException
+    {
+        final int events = 40;
+        final List<Long> order = Collections.synchronizedList(new ArrayList<>());
+        final List<String> threads = Collections.synchronizedList(new ArrayList<>());
+        final CountDownLatch done = new CountDownLatch(events);
+        final List<DeviceEvent> created = new ArrayList<>();
+        try (Allocation a = runtime.allocate(0, 1 << 20); Allocation b = runtime.allocate(0, 1 << 20))
+        {
+            for (int i = 0; i < events; i++)
+            {
+                final DeviceEvent event = runtime.createEvent(0);
+                created.add(event);
+                stream.copy(i % 2 == 0 ? b.address() : a.address(), i % 2 == 0 ? a.address() : b.address(), 1 << 20);
+                event.record(stream);
+                runtime.onComplete(event, (completed, token, error) ->
+                {
+                    if (error == null)
+                    {
+                        order.add(token);
+                        threads.add(Thread.currentThread().getName());
+                    }
+                    done.countDown();
+                }, i);
+            }
+            assertTrue(done.await(30, TimeUnit.SECONDS), "completions delivered: " + order.size() + " of " + events);
+        }
+        final List<Long> sorted = new ArrayList<>(order);
+        Collections.sort(sorted);
+        assertEquals(sorted, order);
+        assertEquals(events, order.size());
+        assertNotEquals(Thread.currentThread().getName(), threads.get(0));
+        created.forEach(DeviceEvent::close);
+    }
+
+    @Test
+    public void shouldCompleteAFutureWhenTheEventCompletes() throws Exception
+    {
+        try (DeviceEvent event = runtime.createEvent(0); Allocation a = runtime.allocate(0, 1 << 16);
+            Allocation b = runtime.allocate(0, 1 << 16))
+        {
+            stream.copy(b.address(), a.address(), 1 << 16);
+            event.record(stream);
+            final CompletableFuture<DeviceEvent> future = runtime.whenComplete(event);
+            assertSame(event, future.get(30, TimeUnit.SECONDS));
+            assertTrue(event.isComplete());
+            assertThrows(IllegalStateException.class, () ->
+            {
+                event.record(stream);
+                runtime.whenComplete(event);
+                runtime.whenComplete(event);
+            });
+            event.synchronize();
+        }
+    }
+
+    @Test
+    public void shouldOrderWorkAcrossStreamsWithEvents()
+    {
+        final int length = 1 << 20;
+        final byte[] data = new byte[length];
+        new RandomTypes(RandomTypes.seed("cross-stream")).nextBytes(data);
+        try (DeviceStream second = runtime.createStream(0);
+            DeviceEvent copied = runtime.createEvent(0);
+            Allocation pinned = runtime.allocatePinned(length);
+            Allocation a = runtime.allocate(0, length);
+            Allocation b = runtime.allocate(0, length))
+        {
+            write(pinned.address(), data);
+            stream.copy(a.address(), pinned.address(), length);
+            copied.record(stream);
+            second.waitFor(copied);
+            second.copy(b.address(), a.address(), length);
+            fill(pinned.address(), POISON, length);
+            second.synchronize();
+            second.copy(pinned.address(), b.address(), length);
+            second.synchronize();
+            assertArrayEquals(data, read(pinned.address(), length));
+        }
+    }
+
+    @Test
+    public void shouldBuildOnePackerPerDatatypeAndDevice()
+    {
+        final CompiledType type = Datatype.vector(3, 2, 5, Datatype.DOUBLE).commit().compiled();
+        assertSame(runtime.packer(type, 0), runtime.packer(type, 0));
+    }
+
+    @Test
+    public void shouldPackRandomDatatypesAndRangesByteForByte()
+    {
+        final RandomTypes random = new RandomTypes(RandomTypes.seed("pack"));
+        for (int t = 0; t < randomTypeCount(); t++)
+        {
+            final Datatype type = random.next();
+            final long count = 1 + random.nextInt(4);
+            checkPack(random, type, count, false);
+        }
+    }
+
+    @Test
+    public void shouldUnpackRandomDatatypesAndRangesByteForByte()
+    {
+        final RandomTypes random = new RandomTypes(RandomTypes.seed("unpack"));
+        int checked = 0;
+        for (int t = 0; t < randomTypeCount(); t++)
+        {
+            final Datatype type = random.next();
+            final long count = 1 + random.nextInt(4);
+            if (RandomTypes.isNonOverlapping(type.compiled(), count))
+            {
+                checkUnpack(random, type, count, false);
+                checked++;
+            }
+        }
+        assertTrue(checked > randomTypeCount() / 2, "only " + checked + " types without overlap");
+    }
+
+    @Test
+    public void shouldPackStraightIntoPinnedHostMemory()
+    {
+        final RandomTypes random = new RandomTypes(RandomTypes.seed("pack to pinned"));
+        for (int t = 0; t < randomTypeCount() / 5; t++)
+        {
+            checkPack(random, random.next(), 1 + random.nextInt(3), true);
+        }
+    }
+
+    @Test
+    public void shouldUnpackStraightFromPinnedHostMemory()
+    {
+        final RandomTypes random = new RandomTypes(RandomTypes.seed("unpack from pinned"));
+        for (int t = 0; t < randomTypeCount() / 5; t++)
+        {
+            final Datatype type = random.next();
+            if (RandomTypes.isNonOverlapping(type.compiled(), 2))
+            {
+                checkUnpack(random, type, 2, true);
+            }
+        }
+    }
+
+    @Test
+    public void shouldPackAndUnpackHaloFacesOfA3dArray()
+    {
+        final RandomTypes random = new RandomTypes(RandomTypes.seed("faces"));
+        final int n = 48;
+        for (final Datatype face : faces(n))
+        {
+            final CompiledType compiled = face.commit().compiled();
+            final long arrayBytes = (long)n * n * n * 4;
+            try (Allocation array = runtime.allocate(0, arrayBytes);
+                Allocation packed = runtime.allocate(0, compiled.size() + 64))
+            {
+                final byte[] values = new byte[(int)arrayBytes];
+                random.nextBytes(values);
+                upload(array.address(), values);
+                final DevicePacker packer = runtime.packer(compiled, 0);
+                for (int repeat = 0; repeat < 3; repeat++)
+                {
+                    fill(packed.address(), POISON, (int)compiled.size() + 64);
+                    packer.pack(stream, array.address(), 1, 0, compiled.size(), packed.address());
+                    stream.synchronize();
+                    assertArrayEquals(hostPack(compiled, values, 0, 1, 0, compiled.size(), 64),
+                        download(packed.address(), (int)compiled.size() + 64), face + " repeat " + repeat);
+                }
+                final byte[] incoming = new byte[(int)compiled.size()];
+                random.nextBytes(incoming);
+                upload(packed.address(), incoming);
+                packer.unpack(stream, packed.address(), 1, 0, compiled.size(), array.address());
+                stream.synchronize();
+                assertArrayEquals(hostUnpackRange(compiled, values, 0, 1, 0, incoming),
+                    download(array.address(), (int)arrayBytes), face.toString());
+            }
+        }
+    }
+
+    @Test
+    public void shouldExportDeviceMemoryToAnotherProcess() throws Exception
+    {
+        final int length = 1 << 16;
+        final byte[] original = new byte[length];
+        new RandomTypes(11).nextBytes(original);
+        try (Allocation memory = runtime.allocate(0, length + 4096))
+        {
+            upload(memory.address() + 768, original);
+            final IpcHandle handle = runtime.exportIpc(memory.address() + 768, length);
+            final IpcHandle decoded = IpcHandle.fromBytes(handle.toBytes());
+            assertEquals(768, decoded.offsetBytes());
+            final List<String> output = IpcChild.run(runtime, decoded, 11, 12);
+            assertTrue(output.contains("same mapping true"), output.toString());
+            assertTrue(output.contains("open 1"), output.toString());
+            assertTrue(output.contains("read ok"), output.toString());
+            assertTrue(output.contains("open after invalidate 0"), output.toString());
+            final byte[] written = new byte[length];
+            new RandomTypes(12).nextBytes(written);
+            assertArrayEquals(written, download(memory.address() + 768, length));
+        }
+    }
+
+    @Test
+    public void shouldOpenItsOwnExportWithoutTheDriver()
+    {
+        try (Allocation memory = runtime.allocate(0, 8192))
+        {
+            final IpcHandle handle = runtime.exportIpc(memory.address() + 512, 1024);
+            try (IpcMapping mapping = runtime.openIpc(handle))
+            {
+                assertEquals(memory.address() + 512, mapping.address());
+                assertEquals(1024, mapping.lengthBytes());
+            }
+        }
+    }
+
+    @Test
+    public void shouldRefuseToExportHostMemory()
+    {
+        try (Allocation pinned = runtime.allocatePinned(4096))
+        {
+            assertThrows(DeviceException.class, () -> runtime.exportIpc(pinned.address(), 4096));
+        }
+    }
+
+    /**
+     * @param n edge of the cube.
+     * @return the X, Y and Z halo faces of an n^3 float array, x fastest: vector(n*n, 1, n), vector(n, n, n*n),
+     * contiguous(n*n), plus the paper's X subarray plane.
+     */
+    protected static List<Datatype> faces(final int n)
+    {
+        return Arrays.asList(
+            Datatype.vector(n * n, 1, n, Datatype.FLOAT),
+            Datatype.vector(n, n, n * n, Datatype.FLOAT),
+            Datatype.contiguous(n * n, Datatype.FLOAT),
+            Datatype.subarray(new int[] {n, n, n}, new int[] {n - 2, n - 2, 1}, new int[] {1, 1, n - 2}, Order.C,
+                Datatype.FLOAT));
+    }
+
+    private void checkPack(final RandomTypes random, final Datatype type, final long count, final boolean toPinned)
+    {
+        final CompiledType compiled = type.compiled();
+        final long low = compiled.dataLowBytes(count);
+        final long high = compiled.dataHighBytes(count);
+        final int slack = random.nextInt(17);
+        final int typedBytes = (int)(high - low) + 32;
+        final long total = count * compiled.size();
+        final byte[] values = new byte[typedBytes];
+        random.nextBytes(values);
+        final DevicePacker packer = runtime.packer(compiled, 0);
+        try (Allocation typed = runtime.allocate(0, typedBytes);
+            Allocation packed = toPinned ? runtime.allocatePinned(total + 64) : runtime.allocate(0, total + 64))
+        {
+            upload(typed.address(), values);
+            final long base = typed.address() + slack - low;
+            for (final long[] range : ranges(random, total))
+            {
+                final int packedSlack = random.nextInt(8);
+                final int window = (int)range[1] + 48;
+                fill(packed.address(), POISON, (int)total + 64);
+                packer.pack(stream, base, count, range[0], range[1], packed.address() + packedSlack);
+                stream.synchronize();
+                final byte[] expected = hostPack(compiled, values, slack - low, count, range[0], range[1], 48);
+                final byte[] actual = download(packed.address() + packedSlack, window);
+                if (!Arrays.equals(expected, actual))
+                {
+                    fail(type + " x" + count + " packed range [" + range[0] + ", +" + range[1] + ") typed slack " +
+                        slack + " packed slack " + packedSlack + ": first difference at byte " +
+                        Arrays.mismatch(expected, actual) + " of " + window + "\n" + compiled.describe());
+                }
+            }
+        }
+    }
+
+    private void checkUnpack(final RandomTypes random, final Datatype type, final long count, final boolean fromPinned)
+    {
+        final CompiledType compiled = type.compiled();
+        final long low = compiled.dataLowBytes(count);
+        final long high = compiled.dataHighBytes(count);
+        final int slack = random.nextInt(17);
+        final int typedBytes = (int)(high - low) + 32;
+        final long total = count * compiled.size();
+        final byte[] poisoned = new byte[typedBytes];
+        Arrays.fill(poisoned, POISON);
+        final DevicePacker packer = runtime.packer(compiled, 0);
+        try (Allocation typed = runtime.allocate(0, typedBytes);
+            Allocation packed = fromPinned ? runtime.allocatePinned(total + 16) : runtime.allocate(0, total + 16))
+        {
+            final long base = typed.address() + slack - low;
+            for (final long[] range : ranges(random, total))
+            {
+                final byte[] incoming = new byte[(int)range[1]];
+                random.nextBytes(incoming);
+                final int packedSlack = random.nextInt(8);
+                upload(typed.address(), poisoned);
+                upload(packed.address() + packedSlack, incoming);
+                packer.unpack(stream, packed.address() + packedSlack, count, range[0], range[1], base);
+                stream.synchronize();
+                final byte[] expected = hostUnpackRange(compiled, poisoned, slack - low, count, range[0], incoming);
+                final byte[] actual = download(typed.address(), typedBytes);
+                if (!Arrays.equals(expected, actual))
+                {
+                    fail(type + " x" + count + " unpacked range [" + range[0] + ", +" + range[1] + ") typed slack " +
+                        slack + ": first difference at byte " + Arrays.mismatch(expected, actual) + " of " +
+                        typedBytes + "\n" + compiled.describe());
+                }
+            }
+        }
+    }
+
+    private static List<long[]> ranges(final RandomTypes random, final long total)
+    {
+        final List<long[]> ranges = new ArrayList<>();
+        ranges.add(new long[] {0, total});
+        ranges.add(new long[] {0, 1});
+        ranges.add(new long[] {total - 1, 1});
+        for (int i = 0; i < 3; i++)
+        {
+            final long offset = random.nextLong(total);
+            ranges.add(new long[] {offset, 1 + random.nextLong(total - offset)});
+        }
+        return ranges;
+    }
+
+    private static byte[] hostPack(final CompiledType type, final byte[] values, final long baseOffset,
+        final long count, final long packedOffset, final long length, final int guard)
+    {
+        final HostBuffer typed = new HostBuffer(values.length);
+        typed.put(values);
+        final HostBuffer packed = new HostBuffer((int)length + guard);
+        packed.fill(POISON, (int)length + guard);
+        type.pack(typed.address() + baseOffset, count, packedOffset, length, packed.address());
+        return packed.get((int)length + guard);
+    }
+
+    private static byte[] hostUnpackRange(final CompiledType type, final byte[] values, final long baseOffset,
+        final long count, final long packedOffset, final byte[] incoming)
+    {
+        final HostBuffer typed = new HostBuffer(values.length);
+        typed.put(values);
+        final HostBuffer packed = new HostBuffer(incoming.length);
+        packed.put(incoming);
+        type.unpack(packed.address(), count, packedOffset, incoming.length, typed.address() + baseOffset);
+        return typed.get(values.length);
+    }
+
+    protected void upload(final long address, final byte[] bytes)
+    {
+        final HostBuffer host = new HostBuffer(bytes.length);
+        host.put(bytes);
+        stream.copy(address, host.address(), bytes.length);
+        stream.synchronize();
+    }
+
+    protected byte[] download(final long address, final int length)
+    {
+        final HostBuffer host = new HostBuffer(length);
+        stream.copy(host.address(), address, length);
+        stream.synchronize();
+        return host.get(length);
+    }
+
+    protected void fill(final long address, final byte value, final int length)
+    {
+        final byte[] bytes = new byte[length];
+        Arrays.fill(bytes, value);
+        upload(address, bytes);
+    }
+
+    private byte[] read(final long hostAddress, final int length)
+    {
+        final byte[] bytes = new byte[length];
+        org.agrona.UnsafeApi.copyMemory(null, hostAddress, bytes, org.agrona.UnsafeApi.arrayBaseOffset(byte[].class),
+            length);
+        return bytes;
+    }
+
+    private void write(final long hostAddress, final byte[] bytes)
+    {
+        org.agrona.UnsafeApi.copyMemory(bytes, org.agrona.UnsafeApi.arrayBaseOffset(byte[].class), null, hostAddress,
+            bytes.length);
+    }
+}
