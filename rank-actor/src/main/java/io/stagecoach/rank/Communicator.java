@@ -393,6 +393,16 @@ public final class Communicator implements AutoCloseable
         return "Communicator{rank=" + rank() + ", size=" + size() + "}";
     }
 
+    ProgressEngine engine()
+    {
+        return engine;
+    }
+
+    RankRuntime runtime()
+    {
+        return runtime;
+    }
+
     private Request send(
         final String operation,
         final boolean synchronous,

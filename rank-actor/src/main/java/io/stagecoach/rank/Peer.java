@@ -20,6 +20,8 @@ final class Peer
     final ArrayDeque<SendOperation> streaming = new ArrayDeque<>();
     final ArrayDeque<ControlMessage> control = new ArrayDeque<>();
 
+    long eagerSends;
+    long rendezvousSends;
     long nextSequence;
     long expectedSequence;
     long eagerCreditBytes;

@@ -213,6 +213,31 @@ final class ProgressEngine implements FragmentHandler, TransportListener
         }
     }
 
+    /**
+     * A snapshot of counters, for tests and diagnostics.
+     *
+     * @param peerRank a rank.
+     * @return eager sends to it, rendezvous sends to it, unexpected messages held, unexpected payload bytes held,
+     * posted receives waiting, eager credit left towards it.
+     */
+    long[] counters(final int peerRank)
+    {
+        while (!tryLock())
+        {
+            Thread.onSpinWait();
+        }
+        try
+        {
+            final Peer peer = peers[peerRank];
+            return new long[]{ peer.eagerSends, peer.rendezvousSends, queues.unexpectedCount(),
+                queues.unexpectedBytes(), queues.postedCount(), peer.eagerCreditBytes };
+        }
+        finally
+        {
+            unlock();
+        }
+    }
+
     // --- commands ------------------------------------------------------------------------------------------------
 
     void postSend(final SendOperation send)
@@ -467,8 +492,13 @@ final class ProgressEngine implements FragmentHandler, TransportListener
 
     private void sent(final Peer peer, final SendOperation send, final int type)
     {
+        if (type == MessageType.RTS)
+        {
+            peer.rendezvousSends++;
+        }
         if (type == MessageType.EAGER)
         {
+            peer.eagerSends++;
             peer.eagerCreditBytes -= WireSender.eagerLength(send.packedBytes);
             if (!send.synchronous)
             {
