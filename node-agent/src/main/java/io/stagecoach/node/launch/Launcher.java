@@ -91,7 +91,7 @@ public final class Launcher
         {
             throw new LaunchException("could not start the rendezvous service: " + ex, ex);
         }
-        LOG.info("job {}: {} ranks of {}, rendezvous {}, Aeron directory {}", context.jobId(), context.size(),
+        LOG.debug("job {}: {} ranks of {}, rendezvous {}, Aeron directory {}", context.jobId(), context.size(),
             context.mainClass(), rendezvous.addressText(), context.mediaDriver() ? aeronDirectory : "(no driver)");
         for (int rank = 0; rank < context.size(); rank++)
         {

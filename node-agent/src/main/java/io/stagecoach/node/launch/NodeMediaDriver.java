@@ -7,30 +7,23 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
-import org.agrona.concurrent.BackoffIdleStrategy;
+import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node's Aeron media driver for one job, embedded in the launcher: one shared agent thread that backs off to
- * parking when idle (the machine may have two cores, so it must never spin), its own directory, deleted at close.
+ * The node's Aeron media driver for one job, embedded in the launcher: the transport's {@link EmbeddedMediaDriver}
+ * (one shared agent thread that backs off to parking when idle, so it never spins on a small machine, and short
+ * liveness timeouts so that a dead rank is noticed quickly) in the job's own directory, deleted at close.
  */
 final class NodeMediaDriver implements AutoCloseable
 {
-    static final String IDLE_STRATEGY_PROPERTY = "aeron.shared.idle.strategy";
-
     private static final Logger LOG = LoggerFactory.getLogger(NodeMediaDriver.class);
-    private static final long MAX_SPINS = 20;
-    private static final long MAX_YIELDS = 50;
-    private static final long MIN_PARK_NS = 1_000;
-    private static final long MAX_PARK_NS = 1_000_000;
 
     private final Path directory;
-    private MediaDriver driver;
+    private EmbeddedMediaDriver driver;
 
-    private NodeMediaDriver(final Path directory, final MediaDriver driver)
+    private NodeMediaDriver(final Path directory, final EmbeddedMediaDriver driver)
     {
         this.directory = directory;
         this.driver = driver;
@@ -38,26 +31,14 @@ final class NodeMediaDriver implements AutoCloseable
 
     static NodeMediaDriver launch(final Path directory)
     {
-        final MediaDriver.Context context = new MediaDriver.Context()
-            .aeronDirectoryName(directory.toString())
-            .threadingMode(ThreadingMode.SHARED)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true)
-            .warnIfDirectoryExists(false)
-            .errorHandler(ex -> LOG.warn("Aeron media driver in {}: {}", directory, ex.toString()));
-        if (null == System.getProperty(IDLE_STRATEGY_PROPERTY))
-        {
-            context.sharedIdleStrategy(new BackoffIdleStrategy(MAX_SPINS, MAX_YIELDS, MIN_PARK_NS, MAX_PARK_NS));
-        }
         try
         {
-            final MediaDriver driver = MediaDriver.launch(context);
+            final EmbeddedMediaDriver driver = EmbeddedMediaDriver.launch(directory.toString());
             LOG.debug("Aeron media driver running in {}", directory);
             return new NodeMediaDriver(directory, driver);
         }
         catch (final RuntimeException ex)
         {
-            context.close();
             deleteRecursively(directory);
             throw new LaunchException("could not start the Aeron media driver in " + directory + ": " + ex, ex);
         }
