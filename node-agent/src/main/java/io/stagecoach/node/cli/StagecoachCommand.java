@@ -57,7 +57,7 @@ public final class StagecoachCommand implements Runnable
         final CommandLine line = ex.getCommandLine();
         final PrintWriter err = line.getErr();
         err.println("stagecoach: " + ex.getMessage());
-        err.print(line.getHelp().synopsis(0));
+        err.print("Usage: " + line.getHelp().synopsis(0));
         err.println("Try '" + line.getCommandSpec().qualifiedName() + " --help' for more.");
         return line.getCommandSpec().exitCodeOnInvalidInput();
     }
