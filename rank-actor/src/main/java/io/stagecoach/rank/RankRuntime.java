@@ -122,6 +122,17 @@ final class RankRuntime
         LOG.info("rank {} closed", context.rank());
     }
 
+    /**
+     * Stops all progress at once, as if the process had hung or died: no goodbye, no keep-alives to the media
+     * driver. For tests of peer failure; the rank is unusable afterwards except for {@link #close()}.
+     */
+    void freeze()
+    {
+        CloseHelper.quietClose(progressRunner);
+        progressRunner = null;
+        engine.detach();
+    }
+
     private String mediaDriverDirectory()
     {
         if (context.aeronDirectoryName() != null)

@@ -1,0 +1,89 @@
+package io.stagecoach.rank;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.stagecoach.protocol.datatype.Datatype;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static io.stagecoach.rank.Communicator.ANY_SOURCE;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A rank that stops (hangs or dies without a word) or closes while others wait on it: every request waiting on it
+ * fails within 2 s naming it; requests on other ranks go on.
+ */
+class PeerFailureTest
+{
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void shouldFailEveryRequestWaitingOnARankThatStopsWithin2Seconds()
+    {
+        try (LocalJob job = LocalJob.start(directory, 3, context -> context.eagerThresholdBytes(1024)))
+        {
+            final Communicator survivor = job.rank(0);
+            final Request receive = survivor.irecv(ByteBuffer.allocateDirect(64), 16, Datatype.INT, 2, 1);
+            final Request largeSend = survivor.isend(ByteBuffer.allocateDirect(1 << 20), 1 << 18, Datatype.INT, 2, 2);
+            final Request anySource = survivor.irecv(ByteBuffer.allocateDirect(64), 16, Datatype.INT, ANY_SOURCE, 3);
+            awaitUnexpectedAtRank2(job);
+
+            final long stoppedNs = System.nanoTime();
+            job.rank(2).runtime().freeze();
+
+            final PeerLostException lost = assertThrows(PeerLostException.class, () -> receive.await(TIMEOUT));
+            final long failedAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedNs);
+            assertEquals(2, lost.peer());
+            assertTrue(lost.getMessage().startsWith("rank 2 "), lost.getMessage());
+            assertTrue(lost.getMessage().contains("irecv(source=2, tag=1"), lost.getMessage());
+            assertThrows(PeerLostException.class, () -> largeSend.await(TIMEOUT));
+            assertTrue(failedAfterMs < 2000, "failed after " + failedAfterMs + " ms");
+            assertFalse(anySource.isDone(), "rank 1 may still send");
+
+            final ByteBuffer in = ByteBuffer.allocateDirect(64);
+            job.rank(1).send(ByteBuffer.allocateDirect(64), 16, Datatype.INT, 0, 3);
+            assertEquals(1, anySource.await(TIMEOUT).source());
+            final Request after = survivor.isend(ByteBuffer.allocateDirect(64), 16, Datatype.INT, 2, 4);
+            assertThrows(PeerLostException.class, () -> after.await(TIMEOUT));
+            final Request stillWorks = job.rank(1).irecv(in, 16, Datatype.INT, 0, 5);
+            survivor.send(ByteBuffer.allocateDirect(64), 16, Datatype.INT, 1, 5);
+            assertEquals(16, stillWorks.await(TIMEOUT).count());
+        }
+    }
+
+    @Test
+    void shouldFailRequestsWaitingOnARankThatClosesNamingIt()
+    {
+        try (LocalJob job = LocalJob.start(directory, 2, context -> { }))
+        {
+            final Request receive = job.rank(0).irecv(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 1, 1);
+            final Request anySource = job.rank(0).irecv(ByteBuffer.allocateDirect(8), 2, Datatype.INT, ANY_SOURCE, 1);
+            job.rank(1).close();
+            final PeerLostException lost = assertThrows(PeerLostException.class, () -> receive.await(TIMEOUT));
+            assertEquals("rank 1 closed its communicator: irecv(source=1, tag=1, count=2 x INT) pending",
+                lost.getMessage());
+            assertThrows(PeerLostException.class, () -> anySource.await(TIMEOUT));
+            final Request late = job.rank(1).isend(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 0, 1);
+            assertTrue(late.status().error().getMessage().contains("rank 1 closed its communicator"));
+        }
+    }
+
+    private static void awaitUnexpectedAtRank2(final LocalJob job)
+    {
+        final long deadlineNs = System.nanoTime() + TIMEOUT.toNanos();
+        while (job.rank(2).engine().counters(0)[2] < 1)
+        {
+            assertTrue(System.nanoTime() < deadlineNs, "the RTS reaches rank 2");
+            Thread.onSpinWait();
+        }
+    }
+}
