@@ -76,12 +76,7 @@ final class RunCommand implements Callable<Integer>
         {
             context.classPath(System.getProperty("java.class.path") + File.pathSeparator + classPath);
         }
-        if (!jvmOptions.isEmpty())
-        {
-            final List<String> options = new ArrayList<>(LaunchContext.DEFAULT_JVM_OPTIONS);
-            options.addAll(jvmOptions);
-            context.jvmOptions(options);
-        }
+        context.jvmOptions(jvmOptions);
         exportVariables(context);
         try
         {

@@ -19,8 +19,9 @@ import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 public final class LaunchContext
 {
     /**
-     * JVM options every rank gets unless {@link #jvmOptions(List)} says otherwise: Agrona 2 and the Aeron client
-     * reach into these JDK internals.
+     * JVM options every rank gets, before those of {@link #jvmOptions(List)}: Agrona 2 and the Aeron client reach
+     * into these JDK internals. Ranks also get the launcher's {@code java.library.path} (a bundle's native
+     * libraries).
      */
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of(
         "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
@@ -37,7 +38,7 @@ public final class LaunchContext
     private Duration terminationGrace = Duration.ofSeconds(2);
     private Path javaExecutable;
     private String classPath;
-    private List<String> jvmOptions = DEFAULT_JVM_OPTIONS;
+    private List<String> jvmOptions = List.of();
     private boolean mediaDriver = true;
     private String jobId;
     private String nodeName;
@@ -151,7 +152,7 @@ public final class LaunchContext
     }
 
     /**
-     * @param options JVM options for every rank, before the class path and main class.
+     * @param options JVM options for every rank, after {@link #DEFAULT_JVM_OPTIONS} (e.g. {@code -Xmx2g}).
      * @return this for a fluent API.
      */
     public LaunchContext jvmOptions(final List<String> options)
@@ -281,6 +282,8 @@ public final class LaunchContext
     {
         final List<String> command = new ArrayList<>();
         command.add(javaExecutable.toString());
+        command.addAll(DEFAULT_JVM_OPTIONS);
+        command.add("-Djava.library.path=" + System.getProperty("java.library.path", ""));
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(classPath);
