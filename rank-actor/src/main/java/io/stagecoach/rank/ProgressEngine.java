@@ -1152,6 +1152,16 @@ final class ProgressEngine implements FragmentHandler, TransportListener
 
     public void onPeerStreamLost(final int peerRank, final String reason)
     {
+        submit(locked -> locked.streamLost(peerRank, reason));
+    }
+
+    public void onPeerInboxLost(final int peerRank, final String reason)
+    {
+        submit(locked -> locked.inboxLost(peerRank, reason));
+    }
+
+    private void streamLost(final int peerRank, final String reason)
+    {
         final Peer peer = peers[peerRank];
         if (!peer.closed)
         {
@@ -1159,7 +1169,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener
         }
     }
 
-    public void onPeerInboxLost(final int peerRank, final String reason)
+    private void inboxLost(final int peerRank, final String reason)
     {
         final Peer peer = peers[peerRank];
         if (!peer.closed && peer.inboxLostAtNs == -1)

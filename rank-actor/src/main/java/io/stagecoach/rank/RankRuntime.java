@@ -123,14 +123,15 @@ final class RankRuntime
     }
 
     /**
-     * Stops all progress at once, as if the process had hung or died: no goodbye, no keep-alives to the media
-     * driver. For tests of peer failure; the rank is unusable afterwards except for {@link #close()}.
+     * Stops the rank as a crash would: progress ends and its Aeron client goes away without a goodbye to anyone.
+     * For tests of peer failure inside one process; the rank is unusable afterwards except for {@link #close()}.
      */
-    void freeze()
+    void crash()
     {
         CloseHelper.quietClose(progressRunner);
         progressRunner = null;
         engine.detach();
+        CloseHelper.quietClose(transport);
     }
 
     private String mediaDriverDirectory()

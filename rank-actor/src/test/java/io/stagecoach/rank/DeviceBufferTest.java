@@ -42,7 +42,7 @@ class DeviceBufferTest
     static void start()
     {
         device = DeviceRuntime.open(new DeviceContext().kind(DeviceKind.EMULATED).emulatedDeviceCount(2)
-            .emulatedMemoryBytes(256L << 20).emulatedDirectory(directory));
+            .emulatedMemoryBytes(256L << 20));
         job = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD).deviceRuntime(device));
     }
 

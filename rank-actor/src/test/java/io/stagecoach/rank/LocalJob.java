@@ -1,5 +1,6 @@
 package io.stagecoach.rank;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +34,8 @@ final class LocalJob implements AutoCloseable
     }
 
     /**
-     * Starts {@code size} ranks on one node.
+     * Starts {@code size} ranks on one node. The media driver's directory is in /dev/shm where it exists: term
+     * buffers in a disk-backed directory would be written back to disk.
      */
     static LocalJob start(final Path directory, final int size, final Consumer<StagecoachContext> configure)
     {
@@ -49,8 +51,10 @@ final class LocalJob implements AutoCloseable
         final IntFunction<PeerAddress> addresses,
         final Consumer<StagecoachContext> configure)
     {
-        final EmbeddedMediaDriver driver = EmbeddedMediaDriver.launch(directory.resolve("aeron").toString());
         final String jobId = "test-" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet();
+        final Path shm = Path.of("/dev/shm");
+        final Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : directory;
+        final EmbeddedMediaDriver driver = EmbeddedMediaDriver.launch(base.resolve("stagecoach-" + jobId).toString());
         final List<PeerAddress> peers = new ArrayList<>();
         for (int i = 0; i < size; i++)
         {

@@ -16,8 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A rank that stops (hangs or dies without a word) or closes while others wait on it: every request waiting on it
- * fails within 2 s naming it; requests on other ranks go on.
+ * A rank that crashes (its transport vanishes without a goodbye) or closes while others wait on it: every request
+ * waiting on it fails within 2 s naming it; requests on other ranks go on. {@code RankProcessSystemTest} kills a
+ * rank's process.
  */
 class PeerFailureTest
 {
@@ -27,7 +28,7 @@ class PeerFailureTest
     Path directory;
 
     @Test
-    void shouldFailEveryRequestWaitingOnARankThatStopsWithin2Seconds()
+    void shouldFailEveryRequestWaitingOnARankThatCrashesWithin2Seconds()
     {
         try (LocalJob job = LocalJob.start(directory, 3, context -> context.eagerThresholdBytes(1024)))
         {
@@ -38,7 +39,7 @@ class PeerFailureTest
             awaitUnexpectedAtRank2(job);
 
             final long stoppedNs = System.nanoTime();
-            job.rank(2).runtime().freeze();
+            job.rank(2).runtime().crash();
 
             final PeerLostException lost = assertThrows(PeerLostException.class, () -> receive.await(TIMEOUT));
             final long failedAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedNs);

@@ -1,6 +1,7 @@
 package io.stagecoach.pipeline.transport.aeron;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
@@ -10,7 +11,6 @@ import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
-import org.agrona.concurrent.AgentInvoker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,43 +20,41 @@ import org.slf4j.LoggerFactory;
  * Stagecoach header, so a job of N ranks uses N streams, not one per pair.
  * <p>
  * Not thread safe: one thread at a time runs {@link #doWork(FragmentHandler, int)} and uses the publications.
- * The Aeron client runs its conductor through an agent invoker inside {@link #doWork(FragmentHandler, int)}, so
- * the transport adds no thread of its own; image and liveness callbacks arrive on the same thread.
+ * The Aeron client's conductor keeps its own thread, which sleeps between duty cycles: keep-alives to the media
+ * driver then never wait for the rank's progress, so a long duty cycle or a busy machine cannot get a live rank
+ * declared dead. Image callbacks arrive on that thread; inbox checks on the thread of
+ * {@link #doWork(FragmentHandler, int)}.
  */
 public final class AeronTransport implements AutoCloseable
 {
-    /** Interval between runs of the Aeron client conductor: keep-alives, images, errors. */
-    public static final long CONDUCTOR_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(100);
+    /** Interval between the Aeron client's keep-alives to the media driver. */
+    public static final long KEEP_ALIVE_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(250);
 
     private static final Logger LOG = LoggerFactory.getLogger(AeronTransport.class);
 
     private final AeronTransportContext context;
     private final Aeron aeron;
-    private final AgentInvoker conductor;
     private final Subscription ipcInbox;
     private final Subscription udpInbox;
     private final ExclusivePublication[] publications;
-    private final boolean[] imageSeen;
-    private final boolean[] streamLost;
+    private final AtomicIntegerArray imageSeen;
+    private final AtomicIntegerArray streamLost;
     private final boolean[] inboxLost;
     private FragmentAssembler assembler;
     private long nextLivenessCheckNs;
-    private long nextConductorNs;
     private boolean wiredUp;
-    private boolean closed;
+    private volatile boolean closed;
 
     private AeronTransport(final AeronTransportContext context, final Aeron aeron)
     {
         this.context = context;
         this.aeron = aeron;
-        this.conductor = aeron.conductorAgentInvoker();
         final int size = context.size();
         this.publications = new ExclusivePublication[size];
-        this.imageSeen = new boolean[size];
-        this.streamLost = new boolean[size];
+        this.imageSeen = new AtomicIntegerArray(size);
+        this.streamLost = new AtomicIntegerArray(size);
         this.inboxLost = new boolean[size];
-        this.nextConductorNs = System.nanoTime();
-        this.nextLivenessCheckNs = nextConductorNs;
+        this.nextLivenessCheckNs = System.nanoTime();
         final int streamId = context.streamIdBase() + context.rank();
         this.ipcInbox = aeron.addSubscription("aeron:ipc", streamId, this::onAvailableImage, this::onUnavailableImage);
         this.udpInbox = context.hasRemotePeers() ? aeron.addSubscription(
@@ -82,7 +80,7 @@ public final class AeronTransport implements AutoCloseable
         final Aeron aeron = Aeron.connect(new Aeron.Context()
             .aeronDirectoryName(context.aeronDirectoryName())
             .clientName("stagecoach-rank-" + context.rank())
-            .useConductorAgentInvoker(true)
+            .keepAliveIntervalNs(KEEP_ALIVE_INTERVAL_NS)
             .errorHandler(errorHandler)
             .subscriberErrorHandler(errorHandler));
         try
@@ -164,7 +162,7 @@ public final class AeronTransport implements AutoCloseable
         final StringBuilder missing = new StringBuilder();
         for (int peer = 0; peer < publications.length; peer++)
         {
-            if (!publications[peer].isConnected() || !imageSeen[peer])
+            if (!publications[peer].isConnected() || imageSeen.get(peer) == 0)
             {
                 missing.append(missing.length() == 0 ? "" : ", ").append(peer);
             }
@@ -173,8 +171,7 @@ public final class AeronTransport implements AutoCloseable
     }
 
     /**
-     * One duty cycle: polls the inbox and, at their intervals, runs the Aeron client's conductor and checks the
-     * peers' liveness.
+     * One duty cycle: polls the inbox and, at its interval, checks that the peers' inboxes are still connected.
      *
      * @param handler       receives each message, reassembled when Aeron fragmented it.
      * @param fragmentLimit most fragments to read from each inbox subscription.
@@ -196,11 +193,6 @@ public final class AeronTransport implements AutoCloseable
     public int doWork(final FragmentHandler handler, final int fragmentLimit, final long nowNs)
     {
         int workCount = 0;
-        if (nowNs - nextConductorNs >= 0)
-        {
-            nextConductorNs = nowNs + CONDUCTOR_INTERVAL_NS;
-            workCount += conductor.invoke();
-        }
         final FragmentHandler assembler = assembler(handler);
         workCount += ipcInbox.poll(assembler, fragmentLimit);
         if (udpInbox != null)
@@ -249,16 +241,15 @@ public final class AeronTransport implements AutoCloseable
                 context.rank(), image.sessionId(), image.sourceIdentity());
             return;
         }
-        imageSeen[peer] = true;
+        imageSeen.set(peer, 1);
         LOG.debug("rank {} receives from rank {} ({})", context.rank(), peer, image.sourceIdentity());
     }
 
     private void onUnavailableImage(final Image image)
     {
         final int peer = rankOfSession(image.sessionId());
-        if (peer >= 0 && !streamLost[peer] && !closed)
+        if (peer >= 0 && !closed && streamLost.compareAndSet(peer, 0, 1))
         {
-            streamLost[peer] = true;
             context.listener().onPeerStreamLost(peer, "the stream from rank " + peer + " ended (" +
                 (image.isEndOfStream() ? "its publication closed" : "its image became unavailable") + " at " +
                 image.position() + " bytes)");

@@ -15,7 +15,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedMediaDriver implements AutoCloseable
 {
-    /** How long a client may go without a heartbeat before the driver drops its publications. */
+    /**
+     * How long a client may go without a keep-alive before the driver drops its publications; clients of
+     * {@link AeronTransport} send one every {@link AeronTransport#KEEP_ALIVE_INTERVAL_NS}.
+     */
     public static final long CLIENT_LIVENESS_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(1000);
     /** How long a network image may go without data or heartbeat before it is unavailable. */
     public static final long IMAGE_LIVENESS_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(1000);

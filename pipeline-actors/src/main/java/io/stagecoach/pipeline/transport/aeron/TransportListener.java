@@ -1,8 +1,10 @@
 package io.stagecoach.pipeline.transport.aeron;
 
 /**
- * Told by an {@link AeronTransport} of changes in the connectivity of its peers. Called on the thread that runs
- * {@link AeronTransport#doWork(io.aeron.logbuffer.FragmentHandler, int)}.
+ * Told by an {@link AeronTransport} of changes in the connectivity of its peers: lost streams on the Aeron client's
+ * conductor thread, lost inboxes on the thread that runs
+ * {@link AeronTransport#doWork(io.aeron.logbuffer.FragmentHandler, int)}. Implementations hand the news to their
+ * owner's thread and return at once.
  */
 public interface TransportListener
 {

@@ -3,6 +3,7 @@ package io.stagecoach.pipeline.transport.aeron;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -27,8 +28,8 @@ class AeronTransportTest
     private static EmbeddedMediaDriver driver;
     private static int nextStreamBase = 0x10_0000;
 
-    private final List<String> events = new ArrayList<>();
-    private final List<String> otherEvents = new ArrayList<>();
+    private final List<String> events = new CopyOnWriteArrayList<>();
+    private final List<String> otherEvents = new CopyOnWriteArrayList<>();
     private final List<String> received = new ArrayList<>();
 
     @BeforeAll
