@@ -17,9 +17,12 @@
 #   LAT_BYTES=8            latency message size of the table
 #   BW_BYTES=4194304       bandwidth message size of the table
 #   FULL=1                 sweep every size from 1 B to BW_BYTES (full OMB tables in the output directory)
-#   AERON_IDLE=org.agrona.concurrent.YieldingIdleStrategy   EmbeddedPingPong's idle strategy
+#   AERON_IDLE=org.agrona.concurrent.BackoffIdleStrategy    EmbeddedPingPong's idle strategy
+#   SPIN_LATENCY=1         also run our latency with stagecoach.idle=spin (the Ping/Pong samples busy-spin)
 #   AERON_MESSAGES=100000  round trips timed by the Aeron ping samples (after 3 x 10000 warm-up)
 #   STAGECOACH_IDLE=       stagecoach.idle for our ranks (backoff | yield | spin; empty: the default)
+#   STAGECOACH=bin/stagecoach            the launcher to run our ranks with (e.g. a bundle's bin/stagecoach)
+#   STAGECOACH_RUN_OPTS=   extra options for `stagecoach run`, e.g. "-cp DIR" or "-J-Xmx2g"
 #   SKIP_BUILD=1           do not run Maven (use the jars already in the target directories)
 #   MVN_ARGS="-o"          extra Maven arguments, e.g. offline
 # Output: benchmarks/target/p2p/ (every raw output, table.md)
@@ -34,9 +37,12 @@ GRIDS="${GRIDS:-128,256}"
 LAT_BYTES="${LAT_BYTES:-8}"
 BW_BYTES="${BW_BYTES:-4194304}"
 FULL="${FULL:-0}"
-AERON_IDLE="${AERON_IDLE:-org.agrona.concurrent.YieldingIdleStrategy}"
+AERON_IDLE="${AERON_IDLE:-org.agrona.concurrent.BackoffIdleStrategy}"
+SPIN_LATENCY="${SPIN_LATENCY:-1}"
 AERON_MESSAGES="${AERON_MESSAGES:-100000}"
 STAGECOACH_IDLE="${STAGECOACH_IDLE:-}"
+STAGECOACH="${STAGECOACH:-bin/stagecoach}"
+read -r -a run_opts <<< "${STAGECOACH_RUN_OPTS:-}"
 target="benchmarks/target"
 results="${target}/p2p"
 peer_binary="${target}/peers/osu_p2p"
@@ -71,7 +77,10 @@ build_java() {
 }
 
 aeron_jar() {
-    tr ':' '\n' < "${target}/benchmarks.classpath" | grep -m 1 '/aeron-all-[0-9.]*\.jar$'
+    {
+        [[ -f "${target}/benchmarks.classpath" ]] && tr ':' '\n' < "${target}/benchmarks.classpath"
+        ls node-agent/target/lib/aeron-all-*.jar "${HOME}"/.m2/repository/io/aeron/aeron-all/*/aeron-all-*.jar 2>/dev/null
+    } | awk '/\/aeron-all-[0-9.]*\.jar$/ && !found { print; found = 1 }'
 }
 
 size_range() {
@@ -97,7 +106,7 @@ ours() {
     if [[ -n "${STAGECOACH_IDLE}" ]]; then
         idle=(-J "-Dstagecoach.idle=${STAGECOACH_IDLE}")
     fi
-    bin/stagecoach run -n 2 ${idle[@]+"${idle[@]}"} "$@"
+    "${STAGECOACH}" run -n 2 ${idle[@]+"${idle[@]}"} ${run_opts[@]+"${run_opts[@]}"} "$@"
 }
 
 # Ping and Pong as two processes on one standalone driver shaped like the launcher's node driver (one shared
@@ -168,6 +177,7 @@ collect() {
     local pattern="$1" extractor="$2"
     shift 2
     for file in ${pattern}; do
+        [[ -f "${file}" ]] || continue
         "${extractor}" "${file}" "$@"
     done | median
 }
@@ -175,7 +185,7 @@ collect() {
 tag_of() { echo "$1" | tr -d ' ' ; }
 
 run_all() {
-    local run="$1"
+    local run="$1" first=1
     IFS=',' read -r -a pairs <<< "${BUFFERS}"
     for pair in "${pairs[@]}"; do
         local tag
@@ -183,10 +193,16 @@ run_all() {
         log "run ${run}: Stagecoach ${pair}"
         # shellcheck disable=SC2086
         ours latency ${pair} $(size_range "${LAT_BYTES}") > "${results}/ours-${tag}-latency-${run}.txt"
+        if [[ "${first}" == "1" && "${SPIN_LATENCY}" == "1" ]]; then
+            # shellcheck disable=SC2086
+            STAGECOACH_IDLE=spin ours latency ${pair} $(size_range "${LAT_BYTES}") \
+                > "${results}/ours-${tag}-latency-spin-${run}.txt"
+        fi
         # shellcheck disable=SC2086
         ours bw ${pair} $(size_range "${BW_BYTES}") > "${results}/ours-${tag}-bw-${run}.txt"
         # shellcheck disable=SC2086
         ours halo ${pair} --grids "${GRIDS}" > "${results}/ours-${tag}-halo-${run}.txt"
+        first=0
     done
     log "run ${run}: Open MPI"
     # shellcheck disable=SC2046
@@ -210,47 +226,56 @@ verdict() {
         ok = (sense == "max") ? (r <= limit) : (r >= limit); print ok ? "met" : "missed" }'
 }
 
+row() {
+    local measure="$1" ours="$2" aeron="$3" mpi="$4" peer="$5" limit="$6" sense="$7" goal="$8"
+    local base r
+    base="$([[ "${peer}" == "Aeron" ]] && echo "${aeron}" || echo "${mpi}")"
+    r="$(ratio "${ours}" "${base}")"
+    echo "| ${measure} | ${ours} | ${aeron:-} | ${mpi} | ${r} x ${peer} | ${goal} | $(verdict "${r}" "${limit}" "${sense}") |"
+}
+
 print_table() {
     IFS=',' read -r -a pairs <<< "${BUFFERS}"
-    local first
+    IFS=',' read -r -a grids <<< "${GRIDS}"
+    local first lat_mpi lat_aeron
     first="$(tag_of "${pairs[0]}")"
-    local lat_ours lat_mpi lat_aeron lat_aeron_p50 lat_emb lat_emb_p50
-    lat_ours="$(collect "${results}/ours-${first}-latency-*.txt" omb_value "${LAT_BYTES}")"
     lat_mpi="$(collect "${results}/mpi-latency-*.txt" omb_value "${LAT_BYTES}")"
     lat_aeron="$(collect "${results}/aeron-pingpong-*.txt" aeron_one_way mean)"
-    lat_aeron_p50="$(collect "${results}/aeron-pingpong-*.txt" aeron_one_way p50)"
-    lat_emb="$(collect "${results}/aeron-embedded-*.txt" aeron_one_way mean)"
-    lat_emb_p50="$(collect "${results}/aeron-embedded-*.txt" aeron_one_way p50)"
-    local bw_ours bw_mpi bw_aeron
-    bw_ours="$(collect "${results}/ours-${first}-bw-*.txt" omb_value "${BW_BYTES}")"
-    bw_mpi="$(collect "${results}/mpi-bw-*.txt" omb_value "${BW_BYTES}")"
-    bw_aeron="$(collect "${results}/aeron-throughput-*.txt" aeron_mbs)"
-    local lat_ratio bw_ratio
-    lat_ratio="$(ratio "${lat_ours}" "${lat_aeron}")"
-    bw_ratio="$(ratio "${bw_ours}" "${bw_mpi}")"
-
-    echo "| measure | Stagecoach ${pairs[0]} | raw Aeron IPC | Open MPI | ratio | goal | |"
+    echo "| measure | Stagecoach ${pairs[0]} | raw Aeron IPC | Open MPI | Stagecoach / peer | goal | verdict |"
     echo "| --- | ---: | ---: | ---: | ---: | --- | --- |"
-    echo "| ${LAT_BYTES} B one-way latency, us (Aeron: Ping/Pong mean/2, p50/2 ${lat_aeron_p50}; EmbeddedPingPong ${AERON_IDLE##*.} mean/2 ${lat_emb}, p50/2 ${lat_emb_p50}) | ${lat_ours} | ${lat_aeron} | ${lat_mpi} | ${lat_ratio} x Aeron | <= 2 x Aeron | $(verdict "${lat_ratio}" 2 max) |"
-    echo "| ${BW_BYTES} B bandwidth, MB/s, window 64 (Aeron: EmbeddedIpcThroughput) | ${bw_ours} | ${bw_aeron} | ${bw_mpi} | ${bw_ratio} x MPI | >= 0.70 x MPI | $(verdict "${bw_ratio}" 0.70 min) |"
-    IFS=',' read -r -a grids <<< "${GRIDS}"
+    row "${LAT_BYTES} B one-way latency, us (ours: idle ${STAGECOACH_IDLE:-backoff})" \
+        "$(collect "${results}/ours-${first}-latency-[0-9]*.txt" omb_value "${LAT_BYTES}")" \
+        "${lat_aeron}" "${lat_mpi}" Aeron 2 max "<= 2 x Aeron"
+    if [[ "${SPIN_LATENCY}" == "1" ]]; then
+        row "${LAT_BYTES} B one-way latency, us (ours: idle spin)" \
+            "$(collect "${results}/ours-${first}-latency-spin-*.txt" omb_value "${LAT_BYTES}")" \
+            "${lat_aeron}" "${lat_mpi}" Aeron 2 max "<= 2 x Aeron"
+    fi
+    row "${BW_BYTES} B bandwidth, MB/s (window 64)" \
+        "$(collect "${results}/ours-${first}-bw-*.txt" omb_value "${BW_BYTES}")" \
+        "$(collect "${results}/aeron-throughput-*.txt" aeron_mbs)" \
+        "$(collect "${results}/mpi-bw-*.txt" omb_value "${BW_BYTES}")" MPI 0.70 min ">= 0.70 x MPI"
     for face in X Y Z; do
         for grid in "${grids[@]}"; do
-            local halo_ours halo_mpi halo_ratio
-            halo_ours="$(collect "${results}/ours-${first}-halo-*.txt" halo_value "${face}" "${grid}")"
-            halo_mpi="$(collect "${results}/mpi-halo-*.txt" halo_value "${face}" "${grid}")"
-            halo_ratio="$(ratio "${halo_ours}" "${halo_mpi}")"
-            echo "| halo ${grid}^3 face ${face}, one-way us | ${halo_ours} | | ${halo_mpi} | ${halo_ratio} x MPI | <= 1 x MPI | $(verdict "${halo_ratio}" 1 max) |"
+            row "halo ${grid}^3 face ${face}, one-way us" \
+                "$(collect "${results}/ours-${first}-halo-*.txt" halo_value "${face}" "${grid}")" "" \
+                "$(collect "${results}/mpi-halo-*.txt" halo_value "${face}" "${grid}")" MPI 1 max "<= 1 x MPI"
         done
     done
+    echo
+    echo "Raw Aeron IPC: latency = Ping/Pong (two processes, busy spin, one SHARED backing-off driver), mean of" \
+        "RTT/2 ${lat_aeron} us, p50 of RTT/2 $(collect "${results}/aeron-pingpong-*.txt" aeron_one_way p50) us;" \
+        "EmbeddedPingPong (${AERON_IDLE##*.}) mean of RTT/2 $(collect "${results}/aeron-embedded-*.txt" aeron_one_way mean) us," \
+        "p50 $(collect "${results}/aeron-embedded-*.txt" aeron_one_way p50) us; bandwidth = EmbeddedIpcThroughput," \
+        "${BW_BYTES} B messages, median of its one-second reports."
     for pair in "${pairs[@]:1}"; do
         local tag
         tag="$(tag_of "${pair}")"
         echo
-        echo "Stagecoach ${pair}: ${LAT_BYTES} B latency $(collect "${results}/ours-${tag}-latency-*.txt" omb_value "${LAT_BYTES}") us," \
-            "${BW_BYTES} B bandwidth $(collect "${results}/ours-${tag}-bw-*.txt" omb_value "${BW_BYTES}") MB/s, halo" \
+        echo "Stagecoach ${pair}: ${LAT_BYTES} B latency $(collect "${results}/ours-${tag}-latency-[0-9]*.txt" omb_value "${LAT_BYTES}") us," \
+            "${BW_BYTES} B bandwidth $(collect "${results}/ours-${tag}-bw-*.txt" omb_value "${BW_BYTES}") MB/s, halo one-way" \
             "$(for face in X Y Z; do for grid in "${grids[@]}"; do
-                printf '%s%s %s us; ' "${face}" "${grid}" "$(collect "${results}/ours-${tag}-halo-*.txt" halo_value "${face}" "${grid}")"
+                printf '%s %s^3 %s us; ' "${face}" "${grid}" "$(collect "${results}/ours-${tag}-halo-*.txt" halo_value "${face}" "${grid}")"
             done; done)"
     done
 }
