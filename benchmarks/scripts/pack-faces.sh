@@ -11,6 +11,8 @@
 #   GRIDS=128,256        grid edges
 #   FORKS=1 WARMUPS=3 ITERATIONS=5 ITERATION_MS=500    JMH settings (a round's figure: median of iterations)
 #   PEER_BATCHES=25 PEER_BATCH_MS=20                   MPI_Pack peer: median of batches of this length
+#   NICE=-20             scheduling priority of the measured programs (-20 as root, 0 otherwise): on a shared
+#                        machine it keeps other work from preempting the measurements
 #   SKIP_BUILD=1         do not run Maven (use the jar and classpath already in benchmarks/target)
 #   MVN_ARGS="-o"        extra Maven arguments, e.g. offline
 # Output: benchmarks/target/pack-faces/: per round mpi_pack_faces-N.txt, jmh-N.log, rows-N.tsv; table.md
@@ -27,6 +29,7 @@ ITERATIONS="${ITERATIONS:-5}"
 ITERATION_MS="${ITERATION_MS:-500}"
 PEER_BATCHES="${PEER_BATCHES:-25}"
 PEER_BATCH_MS="${PEER_BATCH_MS:-20}"
+if [[ "$(id -u)" -eq 0 ]]; then NICE="${NICE:--20}"; else NICE="${NICE:-0}"; fi
 target="benchmarks/target"
 results="${target}/pack-faces"
 peer_binary="${target}/peers/mpi_pack_faces"
@@ -57,7 +60,7 @@ run_peer() {
         as_root=(--allow-run-as-root)
         export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     fi
-    mpirun "${as_root[@]}" -n 1 "${peer_binary}" \
+    nice -n "${NICE}" mpirun "${as_root[@]}" -n 1 "${peer_binary}" \
         --grids "${GRIDS}" --batches "${PEER_BATCHES}" --batch-ms "${PEER_BATCH_MS}" \
         > "${results}/mpi_pack_faces-${round}.txt"
 }
@@ -73,7 +76,7 @@ build_java() {
 table() {
     local jar
     jar="$(ls "${target}"/stagecoach-benchmarks-*.jar | head -n 1)"
-    java -cp "${jar}:$(cat "${target}/benchmarks.classpath")" \
+    nice -n "${NICE}" java -cp "${jar}:$(cat "${target}/benchmarks.classpath")" \
         io.stagecoach.benchmarks.datatype.PackFacesTable "$@"
 }
 
@@ -91,7 +94,7 @@ rm -rf "${results}"
 mkdir -p "${results}"
 rows=()
 for round in $(seq 1 "${ROUNDS}"); do
-    echo "== round ${round}/${ROUNDS}: Open MPI MPI_Pack peer" >&2
+    echo "== round ${round}/${ROUNDS}: Open MPI MPI_Pack peer (load average $(cut -d" " -f1-3 /proc/loadavg))" >&2
     run_peer "${round}"
     echo "== round ${round}/${ROUNDS}: Stagecoach CompiledType.pack, JMH (log: ${results}/jmh-${round}.log)" >&2
     run_java "${round}"
@@ -99,5 +102,6 @@ for round in $(seq 1 "${ROUNDS}"); do
     rows+=("${results}/rows-${round}.tsv")
 done
 echo
-echo "== $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(java -version 2>&1 | head -n 1)"
+echo "== $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(java -version 2>&1 | head -n 1), nice ${NICE}," \
+    "load average now $(cut -d' ' -f1-3 /proc/loadavg)"
 table --out "${results}/table.md" --merge "${rows[@]}"
