@@ -134,6 +134,19 @@ final class ProgressEngine implements FragmentHandler, TransportListener
      */
     void submit(final EngineCommand command)
     {
+        if (tryLock())
+        {
+            try
+            {
+                drainCommands();
+                command.execute(this);
+            }
+            finally
+            {
+                unlock();
+            }
+            return;
+        }
         commands.offer(command);
         if (tryLock())
         {
@@ -934,15 +947,15 @@ final class ProgressEngine implements FragmentHandler, TransportListener
         final long signatureLength,
         final long signatureSizeBytes)
     {
-        final String context = "tag=" + tag + ", source=" + source;
         if (packedBytes > receive.capacityBytes)
         {
-            return new TruncationException(receive.capacityBytes, packedBytes, context);
+            return new TruncationException(receive.capacityBytes, packedBytes, context(tag, source));
         }
         if (receive.signature.matches(signatureHash, signatureLength, signatureSizeBytes))
         {
             return null;
         }
+        final String context = context(tag, source);
         final TypeSignature incoming;
         try
         {
@@ -967,6 +980,11 @@ final class ProgressEngine implements FragmentHandler, TransportListener
         return new SignatureMismatchException("message signature " + incoming + " is not a prefix of the " +
             "receive signature " + expected + " of " + receive.count + " x " + receive.signature.type + " (" +
             context + ")");
+    }
+
+    private static String context(final int tag, final int source)
+    {
+        return "tag=" + tag + ", source=" + source;
     }
 
     private static boolean isPacked(final TypeSignature signature)
