@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * wake-up), the rank's progress thread when nobody waits, or a thread posting a request. Other threads hand work
  * in through a lock-free command queue, which the holder drains in order.
  */
-final class ProgressEngine implements FragmentHandler, TransportListener
+final class ProgressEngine implements FragmentHandler, TransportListener, CommandSink
 {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressEngine.class);
     private static final int FRAGMENT_LIMIT = 64;
@@ -102,7 +102,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener
         this.nextPeerCheckNs = System.nanoTime();
     }
 
-    int rank()
+    public int rank()
     {
         return rank;
     }
@@ -132,7 +132,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener
      *
      * @param command to run in order with all other commands.
      */
-    void submit(final EngineCommand command)
+    public void submit(final EngineCommand command)
     {
         if (tryLock())
         {
@@ -216,6 +216,11 @@ final class ProgressEngine implements FragmentHandler, TransportListener
             {
                 throw new PeerLostException(source, "rank " + source + " " + peers[source].goneReason +
                     ": probe(source=" + source + ", tag=" + Request.tagName(tag) + ")");
+            }
+            if (message == null && source == Communicator.ANY_SOURCE && peers != null && noLivePeer())
+            {
+                throw new PeerLostException(-1, "every other rank is gone: probe(source=ANY_SOURCE, tag=" +
+                    Request.tagName(tag) + ")");
             }
             return message == null ? null :
                 new Status(message.source, message.tag, message.packedBytes, message.packedBytes, null);

@@ -81,17 +81,17 @@ final class RankBehavior
     }
 
     private final ActorContext<Command> context;
-    private final ProgressEngine engine;
+    private final CommandSink engine;
     private final StagingPath staging;
 
-    private RankBehavior(final ActorContext<Command> context, final ProgressEngine engine, final StagingPath staging)
+    private RankBehavior(final ActorContext<Command> context, final CommandSink engine, final StagingPath staging)
     {
         this.context = context;
         this.engine = engine;
         this.staging = staging;
     }
 
-    static Behavior<Command> create(final ProgressEngine engine, final StagingPath staging)
+    static Behavior<Command> create(final CommandSink engine, final StagingPath staging)
     {
         return Behaviors.setup(context -> new RankBehavior(context, engine, staging).behavior());
     }
