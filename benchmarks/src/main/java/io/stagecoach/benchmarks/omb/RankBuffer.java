@@ -1,0 +1,144 @@
+package io.stagecoach.benchmarks.omb;
+
+import java.nio.ByteBuffer;
+
+import io.stagecoach.device.Allocation;
+import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.device.DeviceStream;
+import org.agrona.BufferUtil;
+
+/**
+ * A benchmark buffer of one rank, in host memory (a page-aligned direct buffer) or in device memory (an allocation
+ * of the device layer, emulated where there is no GPU). Contents are written and read through host staging copies,
+ * so device memory is never touched directly by the host.
+ */
+final class RankBuffer implements AutoCloseable
+{
+    private static final int PAGE_BYTES = 4096;
+
+    private final MemoryLocation location;
+    private final long lengthBytes;
+    private final ByteBuffer host;
+    private final Allocation device;
+    private final DeviceStream stream;
+
+    private RankBuffer(
+        final MemoryLocation location,
+        final long lengthBytes,
+        final ByteBuffer host,
+        final Allocation device,
+        final DeviceStream stream)
+    {
+        this.location = location;
+        this.lengthBytes = lengthBytes;
+        this.host = host;
+        this.device = device;
+        this.stream = stream;
+    }
+
+    static RankBuffer allocate(final MemoryLocation location, final long lengthBytes, final DeviceRuntime runtime)
+    {
+        if (lengthBytes > Integer.MAX_VALUE)
+        {
+            throw new IllegalArgumentException("buffer of " + lengthBytes + " bytes exceeds " + Integer.MAX_VALUE);
+        }
+        if (location == MemoryLocation.HOST)
+        {
+            final ByteBuffer host = BufferUtil.allocateDirectAligned((int)lengthBytes, PAGE_BYTES);
+            return new RankBuffer(location, lengthBytes, host, null, null);
+        }
+        final Allocation device = runtime.allocate(0, lengthBytes);
+        return new RankBuffer(location, lengthBytes, null, device, runtime.createStream(0));
+    }
+
+    MemoryLocation location()
+    {
+        return location;
+    }
+
+    long lengthBytes()
+    {
+        return lengthBytes;
+    }
+
+    /**
+     * @param offsetBytes where displacement 0 of the datatype lies.
+     * @return the part of the buffer from that offset, to send from or receive into.
+     */
+    BufferRegion region(final long offsetBytes)
+    {
+        if (offsetBytes < 0 || offsetBytes >= lengthBytes)
+        {
+            throw new IllegalArgumentException("offset " + offsetBytes + " outside [0, " + lengthBytes + ")");
+        }
+        if (host != null)
+        {
+            return BufferRegion.of(host.duplicate().position((int)offsetBytes).slice());
+        }
+        return BufferRegion.of(device.address() + offsetBytes, lengthBytes - offsetBytes);
+    }
+
+    /**
+     * Copies host bytes in: {@code source}'s remaining bytes land at {@code offsetBytes}.
+     */
+    void write(final long offsetBytes, final ByteBuffer source)
+    {
+        final int length = source.remaining();
+        checkRange(offsetBytes, length);
+        if (host != null)
+        {
+            host.duplicate().position((int)offsetBytes).put(source.duplicate());
+            return;
+        }
+        final ByteBuffer staging = staging(source, length);
+        stream.copy(device.address() + offsetBytes, BufferUtil.address(staging), length);
+        stream.synchronize();
+    }
+
+    /**
+     * Copies bytes out: {@code destination}'s remaining bytes are filled from {@code offsetBytes}.
+     */
+    void read(final long offsetBytes, final ByteBuffer destination)
+    {
+        final int length = destination.remaining();
+        checkRange(offsetBytes, length);
+        if (host != null)
+        {
+            destination.duplicate().put(host.duplicate().position((int)offsetBytes).limit((int)offsetBytes + length));
+            return;
+        }
+        final ByteBuffer staging = BufferUtil.allocateDirectAligned(Math.max(length, 1), PAGE_BYTES);
+        stream.copy(BufferUtil.address(staging), device.address() + offsetBytes, length);
+        stream.synchronize();
+        destination.duplicate().put(staging.limit(length));
+    }
+
+    public void close()
+    {
+        if (device != null)
+        {
+            stream.close();
+            device.close();
+        }
+    }
+
+    private static ByteBuffer staging(final ByteBuffer source, final int length)
+    {
+        if (source.isDirect())
+        {
+            return source;
+        }
+        final ByteBuffer staging = BufferUtil.allocateDirectAligned(Math.max(length, 1), PAGE_BYTES);
+        staging.put(source.duplicate()).flip();
+        return staging;
+    }
+
+    private void checkRange(final long offsetBytes, final int length)
+    {
+        if (offsetBytes < 0 || offsetBytes + length > lengthBytes)
+        {
+            throw new IllegalArgumentException("range [" + offsetBytes + ", " + (offsetBytes + length) +
+                ") outside the buffer of " + lengthBytes + " bytes");
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.stagecoach.benchmarks.omb;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BenchmarkOptionsTest
+{
+    @Test
+    void shouldDefaultToHostBuffersAndOmbSizes()
+    {
+        final BenchmarkOptions options = BenchmarkOptions.parse("latency", new String[0]);
+
+        assertEquals(MemoryLocation.HOST, options.location(0));
+        assertEquals(MemoryLocation.HOST, options.location(1));
+        assertFalse(options.anyDevice());
+        assertEquals(1, options.minSizeBytes());
+        assertEquals(4L << 20, options.maxSizeBytes());
+        assertEquals(64, options.window());
+        assertArrayEquals(new int[]{ 128, 256 }, options.grids());
+    }
+
+    @Test
+    void shouldTakeTheBufferLocationOfEachRank()
+    {
+        final BenchmarkOptions options = BenchmarkOptions.parse("bw", new String[]{ "H", "d", "--window", "16" });
+
+        assertEquals(MemoryLocation.HOST, options.location(0));
+        assertEquals(MemoryLocation.DEVICE, options.location(1));
+        assertTrue(options.anyDevice());
+        assertEquals(16, options.window());
+    }
+
+    @Test
+    void shouldScaleIterationsDownAboveTheThresholdUnlessGiven()
+    {
+        final BenchmarkOptions defaults = BenchmarkOptions.parse("latency", new String[0]);
+        final BenchmarkOptions given = BenchmarkOptions.parse("latency", new String[]{ "--iterations", "7",
+            "--skip", "0" });
+
+        assertEquals(10_000, defaults.iterations(8192, 8192, 10_000, 1_000));
+        assertEquals(1_000, defaults.iterations(8193, 8192, 10_000, 1_000));
+        assertEquals(10, defaults.skip(8193, 8192, 100, 10));
+        assertEquals(7, given.iterations(8193, 8192, 10_000, 1_000));
+        assertEquals(0, given.skip(1, 8192, 100, 10));
+    }
+
+    @Test
+    void shouldNameTheUnknownOption()
+    {
+        final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+            () -> BenchmarkOptions.parse("halo", new String[]{ "--size", "4" }));
+
+        assertTrue(error.getMessage().contains("--size"), error.getMessage());
+    }
+
+    @Test
+    void shouldNameTheValueAndTheLimit()
+    {
+        final IllegalArgumentException window = assertThrows(IllegalArgumentException.class,
+            () -> BenchmarkOptions.parse("bw", new String[]{ "--window", "4096" }));
+        final IllegalArgumentException location = assertThrows(IllegalArgumentException.class,
+            () -> BenchmarkOptions.parse("bw", new String[]{ "H", "X" }));
+        final IllegalArgumentException sizes = assertThrows(IllegalArgumentException.class,
+            () -> BenchmarkOptions.parse("bw", new String[]{ "--min-size", "64", "--max-size", "8" }));
+
+        assertEquals("--window 4096 is outside [1, 1024]", window.getMessage());
+        assertEquals("buffer location 'X' is neither H (host) nor D (device)", location.getMessage());
+        assertEquals("bw: --min-size 64 is larger than --max-size 8", sizes.getMessage());
+    }
+
+    @Test
+    void shouldRejectAnOptionWithoutValue()
+    {
+        final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+            () -> BenchmarkOptions.parse("latency", new String[]{ "--max-size" }));
+
+        assertEquals("latency: option --max-size needs a value", error.getMessage());
+    }
+}
