@@ -1,6 +1,7 @@
 package io.stagecoach.benchmarks.datatype;
 
 import io.stagecoach.protocol.datatype.Datatype;
+import org.agrona.UnsafeApi;
 
 /**
  * A halo face of an {@code n x n x n} grid of floats laid out x fastest (element {@code (i, j, k)} at index
@@ -22,6 +23,17 @@ public enum Face
         {
             return element * n;
         }
+
+        void copyByHand(final long gridAddress, final int n, final long packedAddress)
+        {
+            final long strideBytes = (long)n * FLOAT_BYTES;
+            final long elements = (long)n * n;
+            for (long e = 0; e < elements; e++)
+            {
+                UnsafeApi.putInt(packedAddress + e * FLOAT_BYTES,
+                    UnsafeApi.getInt(gridAddress + e * strideBytes));
+            }
+        }
     },
 
     /**
@@ -37,6 +49,16 @@ public enum Face
         long gridIndex(final int n, final long element)
         {
             return (element / n) * n * n + element % n;
+        }
+
+        void copyByHand(final long gridAddress, final int n, final long packedAddress)
+        {
+            final long rowBytes = (long)n * FLOAT_BYTES;
+            final long strideBytes = rowBytes * n;
+            for (long k = 0; k < n; k++)
+            {
+                UnsafeApi.copyMemory(gridAddress + k * strideBytes, packedAddress + k * rowBytes, rowBytes);
+            }
         }
     },
 
@@ -54,6 +76,11 @@ public enum Face
         {
             return element;
         }
+
+        void copyByHand(final long gridAddress, final int n, final long packedAddress)
+        {
+            UnsafeApi.copyMemory(gridAddress, packedAddress, (long)n * n * FLOAT_BYTES);
+        }
     };
 
     /**
@@ -62,7 +89,18 @@ public enum Face
     abstract Datatype datatype(int n);
 
     /**
+     * Float size in bytes.
+     */
+    static final int FLOAT_BYTES = 4;
+
+    /**
      * Index in the grid of the face's {@code element}-th float in packed order.
      */
     abstract long gridIndex(int n, long element);
+
+    /**
+     * Packs the face with the loop a programmer would write for this one shape: a 4-byte load and store per
+     * float, a memory copy per row, or one memory copy. The reference for what plain Java reaches.
+     */
+    abstract void copyByHand(long gridAddress, int n, long packedAddress);
 }

@@ -47,7 +47,7 @@ final class FaceReport
         {
             final FaceRow first = rows.get(0);
             medians.add(new FaceRow(first.face(), first.grid(), first.bytes(), median(rows, FaceRow::packUs),
-                median(rows, FaceRow::memcpyUs), median(rows, FaceRow::mpiPackUs)));
+                median(rows, FaceRow::handLoopUs), median(rows, FaceRow::memcpyUs), median(rows, FaceRow::mpiPackUs)));
         }
         medians.sort(Comparator.comparingInt(FaceRow::grid).thenComparing(FaceRow::face));
         return medians;

@@ -19,8 +19,8 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Host pack of one halo face of an off-heap float grid with the compiled datatype, beside a copy of the same
- * number of contiguous bytes with {@code Unsafe.copyMemory}.
+ * Host pack of one halo face of an off-heap float grid with the compiled datatype, beside the loop written by hand
+ * for that face and a copy of the same number of contiguous bytes with {@code Unsafe.copyMemory}.
  * <p>
  * Setup checks every packed float against the grid, so a wrong pack fails the run instead of being timed.
  */
@@ -42,10 +42,7 @@ public class PackFacesBenchmark
      */
     static final String UNSAFE_PACKAGE = "java.base/jdk.internal.misc=ALL-UNNAMED";
 
-    /**
-     * Float size in bytes.
-     */
-    static final int FLOAT_BYTES = 4;
+    static final int FLOAT_BYTES = Face.FLOAT_BYTES;
 
     @Param({ "128", "256" })
     int grid;
@@ -80,6 +77,9 @@ public class PackFacesBenchmark
                 " bytes, expected " + (long)grid * grid * FLOAT_BYTES);
         }
         packedAddress = UnsafeApi.allocateMemory(faceBytes);
+        handLoop();
+        verifyPacked();
+        UnsafeApi.setMemory(packedAddress, faceBytes, (byte)0);
         pack();
         verifyPacked();
     }
@@ -102,6 +102,15 @@ public class PackFacesBenchmark
     public void pack()
     {
         compiled.pack(gridAddress, 1, 0, faceBytes, packedAddress);
+    }
+
+    /**
+     * Packs the whole face with the loop written by hand for its shape, see {@link Face#copyByHand}.
+     */
+    @Benchmark
+    public void handLoop()
+    {
+        face.copyByHand(gridAddress, grid, packedAddress);
     }
 
     /**

@@ -19,7 +19,8 @@ import java.util.Map;
 
 /**
  * Runs {@link PackFacesBenchmark} with JMH and prints a markdown table of the faces beside a memory copy of
- * the same bytes and, when given its output, the MPI_Pack peer, with the verdict on the goals. Each figure is
+ * the same bytes, the loop written by hand for each face and, when given its output, the MPI_Pack peer, with
+ * the verdict on the goals. Each figure is
  * the median over all measured iterations of all forks.
  * <pre>
  * PackFacesTable [--peer FILE] [--grids 128,256] [--forks 1] [--warmup-iterations 3] [--iterations 5]
@@ -175,6 +176,7 @@ public final class PackFacesTable
                 final int edge = Integer.parseInt(grid.trim());
                 rows.add(new FaceRow(face, edge, (long)edge * edge * PackFacesBenchmark.FLOAT_BYTES,
                     medianUs.getOrDefault(key("pack", face.name(), grid.trim()), Double.NaN),
+                    medianUs.getOrDefault(key("handLoop", face.name(), grid.trim()), Double.NaN),
                     medianUs.getOrDefault(key("memcpy", face.name(), grid.trim()), Double.NaN),
                     peer.mpiPackUs(face, edge)));
             }
