@@ -11,6 +11,13 @@
 // Each thread moves ILP units, all loads before all stores, consecutive threads on consecutive packed units.
 //
 // tree kernels: any other datatype; each unit descends the node tree (BLOCK / VECTOR / SEQUENCE) from the root.
+//
+// Completion signal (optional, signal != 0): the signal word is a word of an event's slot in mapped pinned host memory
+// that counts the kernels that signalled it; the count itself lives in device memory beside a block counter. Every
+// thread fences its writes (device-wide, or system-wide when bit 0 of signal says a buffer is host memory); each
+// block counts itself done; the last block resets the block counter for the next launch, increments the count and
+// stores it into the signal word. The host polls the slot with a plain
+// load: the kernel itself tells the host it is done, with no event record call and no driver call per poll.
 
 #define SC_THREADS 256
 #define SC_ILP 4
@@ -39,7 +46,9 @@ struct PackArgs
     FastDiv divRun;             // 104
     FastDiv divN1;              // 112
     FastDiv divN2;              // 120
-};                              // 128 bytes
+    unsigned long long signal;  // 128: device address of the completion word, 0 for none; bit 0 set: fence system-wide
+    unsigned long long blocksDone; // 136: device address of 16 bytes: block counter (u32 at 0), count (u64 at 8)
+};                              // 144 bytes
 
 template <int UNIT> struct UnitType;
 template <> struct UnitType<1> { typedef unsigned char T; };
@@ -52,6 +61,36 @@ __device__ __forceinline__ unsigned int fastDivide(unsigned int n, FastDiv d)
 {
     const unsigned int high = __umulhi(n, d.multiplier);
     return (unsigned int)(((unsigned long long)high + n) >> d.shift);
+}
+
+__device__ __forceinline__ void signalCompletion(const PackArgs& a)
+{
+    if (a.signal == 0)
+    {
+        return;
+    }
+    if (a.signal & 1ull)
+    {
+        __threadfence_system();
+    }
+    else
+    {
+        __threadfence();
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+    {
+        const unsigned int done = atomicAdd((unsigned int*)a.blocksDone, 1u);
+        if (done == gridDim.x - 1)
+        {
+            volatile unsigned long long* const count = (volatile unsigned long long*)(a.blocksDone + 8);
+            const unsigned long long completed = *count + 1ull;
+            *count = completed;
+            *(volatile unsigned int*)a.blocksDone = 0u;
+            __threadfence_system();
+            *(volatile unsigned long long*)(a.signal & ~1ull) = completed;
+        }
+    }
 }
 
 // Byte offset from a.typed of packed unit p, 32-bit indices.
@@ -140,6 +179,7 @@ __device__ __forceinline__ void ndMove(const PackArgs& a)
             }
         }
     }
+    signalCompletion(a);
 }
 
 // Byte offset from a.typed of packed byte p, by descent of the node tree.
@@ -196,20 +236,20 @@ __device__ __forceinline__ void treeMove(const PackArgs& a)
 {
     typedef typename UnitType<UNIT>::T T;
     const long long t = (long long)blockIdx.x * SC_THREADS + threadIdx.x;
-    if (t >= a.units)
+    if (t < a.units)
     {
-        return;
+        T* const typed = (T*)((char*)a.typed + treeOffset(a, a.first + t * UNIT));
+        T* const packed = (T*)a.packed + t;
+        if (PACK)
+        {
+            *packed = *typed;
+        }
+        else
+        {
+            *typed = *packed;
+        }
     }
-    T* const typed = (T*)((char*)a.typed + treeOffset(a, a.first + t * UNIT));
-    T* const packed = (T*)a.packed + t;
-    if (PACK)
-    {
-        *packed = *typed;
-    }
-    else
-    {
-        *typed = *packed;
-    }
+    signalCompletion(a);
 }
 
 #define SC_ND(UNIT, DIMS, WIDE, WIDE_NAME)                                                                             \

@@ -11,6 +11,12 @@ import io.stagecoach.protocol.datatype.CompiledType;
  */
 public final class DevicePacker
 {
+    /**
+     * Contiguous ranges up to this length still take a kernel when a completion event is recorded with them, so that
+     * the launch signals the event; longer ones are a copy followed by the recording.
+     */
+    public static final long KERNEL_COPY_LIMIT_BYTES = 1 << 20;
+
     private final DeviceRuntime runtime;
     private final int device;
     private final CompiledType type;
@@ -84,6 +90,80 @@ public final class DevicePacker
     }
 
     /**
+     * {@link #pack(DeviceStream, long, long, long, long, long)}, then a recording of {@code completion}, fused where
+     * the back end can: on CUDA a repeated call is one cached graph launch whose kernel signals the event itself.
+     *
+     * @param stream       of this packer's device.
+     * @param srcAddress   the typed buffer (the MPI buffer address).
+     * @param count        instances in the buffer.
+     * @param packedOffset first packed byte to produce.
+     * @param lengthBytes  packed bytes to produce; zero only records the event.
+     * @param dstAddress   receives packed byte {@code packedOffset}.
+     * @param completion   recorded once the pack is done.
+     */
+    public void pack(
+        final DeviceStream stream,
+        final long srcAddress,
+        final long count,
+        final long packedOffset,
+        final long lengthBytes,
+        final long dstAddress,
+        final DeviceEvent completion)
+    {
+        checkStream(stream);
+        checkEvent(completion);
+        checkRange(count, packedOffset, lengthBytes);
+        if (lengthBytes == 0 || layout.runRemaining(count, packedOffset) >= lengthBytes &&
+            lengthBytes > KERNEL_COPY_LIMIT_BYTES)
+        {
+            pack(stream, srcAddress, count, packedOffset, lengthBytes, dstAddress);
+            stream.record(completion);
+            return;
+        }
+        final MemoryRegion typed = typedRegion(srcAddress, count, "pack source");
+        final MemoryRegion packed = runtime.accessibleRegion(dstAddress, lengthBytes, device, "pack destination");
+        backend.pack(stream.backend(), typed.toDeviceAddress(srcAddress), count, packedOffset, lengthBytes,
+            packed.toDeviceAddress(dstAddress), completion.backend(), isHost(typed) || isHost(packed));
+    }
+
+    /**
+     * {@link #unpack(DeviceStream, long, long, long, long, long)}, then a recording of {@code completion}, fused where
+     * the back end can.
+     *
+     * @param stream       of this packer's device.
+     * @param srcAddress   holds packed byte {@code packedOffset}.
+     * @param count        instances in the typed buffer.
+     * @param packedOffset first packed byte consumed.
+     * @param lengthBytes  packed bytes consumed; zero only records the event.
+     * @param dstAddress   the typed buffer (the MPI buffer address).
+     * @param completion   recorded once the unpack is done.
+     */
+    public void unpack(
+        final DeviceStream stream,
+        final long srcAddress,
+        final long count,
+        final long packedOffset,
+        final long lengthBytes,
+        final long dstAddress,
+        final DeviceEvent completion)
+    {
+        checkStream(stream);
+        checkEvent(completion);
+        checkRange(count, packedOffset, lengthBytes);
+        if (lengthBytes == 0 || layout.runRemaining(count, packedOffset) >= lengthBytes &&
+            lengthBytes > KERNEL_COPY_LIMIT_BYTES)
+        {
+            unpack(stream, srcAddress, count, packedOffset, lengthBytes, dstAddress);
+            stream.record(completion);
+            return;
+        }
+        final MemoryRegion packed = runtime.accessibleRegion(srcAddress, lengthBytes, device, "unpack source");
+        final MemoryRegion typed = typedRegion(dstAddress, count, "unpack destination");
+        backend.unpack(stream.backend(), packed.toDeviceAddress(srcAddress), count, packedOffset, lengthBytes,
+            typed.toDeviceAddress(dstAddress), completion.backend(), isHost(typed) || isHost(packed));
+    }
+
+    /**
      * Enqueue: packed bytes [packedOffset, packedOffset + lengthBytes), read from {@code srcAddress}, scatter into the
      * {@code count} instances at {@code dstAddress}.
      *
@@ -142,6 +222,20 @@ public final class DevicePacker
         {
             throw new IllegalArgumentException(
                 "stream of device " + stream.device() + " given to a packer of device " + device);
+        }
+    }
+
+    private static boolean isHost(final MemoryRegion region)
+    {
+        return region.type() != MemoryType.DEVICE;
+    }
+
+    private void checkEvent(final DeviceEvent completion)
+    {
+        if (completion.runtime() != runtime || completion.device() != device)
+        {
+            throw new IllegalArgumentException("completion event of device " + completion.device() +
+                " (or of another runtime) given to a packer of device " + device);
         }
     }
 

@@ -536,23 +536,29 @@ public final class DeviceRuntime implements AutoCloseable
 
     private MemoryRegion reallocatedElsewhere(final long address, final MemoryRegion freed)
     {
-        MemoryRegion found = null;
+        final MemoryRegion found;
         try
         {
             driverQueries.incrementAndGet();
             found = backend.query(address);
         }
-        catch (final DeviceException ignore)
-        {
-            found = null;
-        }
-        if (found == null || found.lengthBytes() == 0)
+        catch (final DeviceException ex)
         {
             throw new DeviceException("address 0x" + Long.toHexString(address) + " lies in " + freed +
-                ", which was freed");
+                ", which was freed", ex);
         }
-        memoryMap.add(found);
-        return found;
+        if (found != null && found.lengthBytes() > 0)
+        {
+            memoryMap.add(found);
+            return found;
+        }
+        if (found == null && HostMappings.isMapped(address))
+        {
+            memoryMap.clearFreed(address);
+            return MemoryRegion.PAGEABLE_HOST;
+        }
+        throw new DeviceException("address 0x" + Long.toHexString(address) + " lies in " + freed +
+            ", which was freed");
     }
 
     private void submit(

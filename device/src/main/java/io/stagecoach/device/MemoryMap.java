@@ -71,6 +71,18 @@ final class MemoryMap
         return null;
     }
 
+    synchronized void clearFreed(final long address)
+    {
+        for (int i = 0; i < FREED_RANGES_REMEMBERED; i++)
+        {
+            final MemoryRegion region = freedRegions[i];
+            if (region != null && region.contains(address))
+            {
+                freedRegions[i] = null;
+            }
+        }
+    }
+
     MemoryRegion[] snapshot()
     {
         return table.regions();

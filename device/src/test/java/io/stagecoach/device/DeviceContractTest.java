@@ -427,6 +427,66 @@ public abstract class DeviceContractTest
     }
 
     @Test
+    public void shouldPackAndUnpackWithACompletionEventRepeatedly()
+    {
+        final RandomTypes random = new RandomTypes(RandomTypes.seed("pack with event"));
+        final int n = 40;
+        try (Allocation array = runtime.allocate(0, 4L * n * n * n);
+            Allocation packed = runtime.allocate(0, 4L * n * n + 64);
+            Allocation pinned = runtime.allocatePinned(4L * n * n + 64);
+            DeviceEvent done = runtime.createEvent(0))
+        {
+            final byte[] values = new byte[4 * n * n * n];
+            random.nextBytes(values);
+            upload(array.address(), values);
+            for (final Datatype face : faces(n))
+            {
+                final CompiledType type = face.commit().compiled();
+                final DevicePacker packer = runtime.packer(type, 0);
+                final int size = (int)type.size();
+                for (int repeat = 0; repeat < 4; repeat++)
+                {
+                    final long target = repeat % 2 == 0 ? packed.address() : pinned.address();
+                    fill(target, POISON, size + 64);
+                    packer.pack(stream, array.address(), 1, 0, size, target, done);
+                    awaitPolling(done);
+                    assertArrayEquals(hostPack(type, values, 0, 1, 0, size, 64), download(target, size + 64),
+                        face + " repeat " + repeat);
+                }
+                final byte[] incoming = new byte[size];
+                random.nextBytes(incoming);
+                upload(packed.address(), incoming);
+                final byte[] before = download(array.address(), values.length);
+                for (int repeat = 0; repeat < 3; repeat++)
+                {
+                    packer.unpack(stream, packed.address(), 1, 0, size, array.address(), done);
+                    awaitPolling(done);
+                }
+                assertArrayEquals(hostUnpackRange(type, before, 0, 1, 0, incoming),
+                    download(array.address(), values.length), face.toString());
+                upload(array.address(), values);
+            }
+        }
+    }
+
+    @Test
+    public void shouldRefuseACompletionEventOfAnotherDevice()
+    {
+        final DevicePacker packer = runtime.packer(Datatype.vector(4, 1, 2, Datatype.INT).commit().compiled(), 0);
+        try (DeviceRuntime other = DeviceRuntime.open(new DeviceContext().kind(runtime.kind())
+            .emulatedDirectory(runtime.context().emulatedDirectory())
+            .emulatedDeviceCount(runtime.context().emulatedDeviceCount())
+            .emulatedMemoryBytes(runtime.context().emulatedMemoryBytes()));
+            DeviceEvent foreign = other.createEvent(0);
+            Allocation typed = runtime.allocate(0, 64);
+            Allocation packed = runtime.allocate(0, 64))
+        {
+            assertThrows(IllegalArgumentException.class,
+                () -> packer.pack(stream, typed.address(), 1, 0, 16, packed.address(), foreign));
+        }
+    }
+
+    @Test
     public void shouldExportDeviceMemoryToAnotherProcess() throws Exception
     {
         final int length = 1 << 16;
@@ -592,6 +652,19 @@ public abstract class DeviceContractTest
         packed.put(incoming);
         type.unpack(packed.address(), count, packedOffset, incoming.length, typed.address() + baseOffset);
         return typed.get(values.length);
+    }
+
+    private static void awaitPolling(final DeviceEvent event)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!event.isComplete())
+        {
+            if (System.nanoTime() > deadline)
+            {
+                fail("event did not complete within 30 s");
+            }
+            Thread.onSpinWait();
+        }
     }
 
     protected void upload(final long address, final byte[] bytes)

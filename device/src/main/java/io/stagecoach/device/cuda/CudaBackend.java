@@ -194,7 +194,8 @@ final class CudaBackend implements DeviceBackend
     @Override
     public BackendEvent createEvent(final int device)
     {
-        return new CudaEvent(devices[device]);
+        final CudaDevice owner = devices[device];
+        return owner.hasStreamMemoryOperations() ? new CudaFlagEvent(owner) : new CudaEvent(owner);
     }
 
     @Override

@@ -53,7 +53,9 @@ final class CudaDevice
     private final CUcontext context = new CUcontext();
     private final String name;
     private final int multiprocessors;
+    private final boolean streamMemoryOperations;
     private final Map<String, CUfunction> functions = new HashMap<>();
+    private final EventSlots eventSlots = new EventSlots(this);
     private CUmodule module;
 
     CudaDevice(final int ordinal)
@@ -73,6 +75,10 @@ final class CudaDevice
         Cuda.check(cuDeviceGetAttribute(value, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
             "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT, device " + ordinal + ")");
         multiprocessors = value[0];
+        final int[] memoryOperations = new int[1];
+        streamMemoryOperations = cuDeviceGetAttribute(memoryOperations,
+            CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, device) == 0 &&
+            memoryOperations[0] == 1;
     }
 
     int ordinal()
@@ -93,6 +99,20 @@ final class CudaDevice
     CUcontext context()
     {
         return context;
+    }
+
+    /**
+     * @return true when streams can write and wait on 64-bit values ({@code cuStreamWriteValue64}), which flag
+     * events need.
+     */
+    boolean hasStreamMemoryOperations()
+    {
+        return streamMemoryOperations;
+    }
+
+    EventSlots eventSlots()
+    {
+        return eventSlots;
     }
 
     void makeCurrent()
@@ -184,6 +204,7 @@ final class CudaDevice
     synchronized void close()
     {
         makeCurrent();
+        eventSlots.close();
         if (module != null)
         {
             Cuda.check(cuModuleUnload(module), "cuModuleUnload(device " + ordinal + ")");

@@ -34,6 +34,7 @@ final class CudaEvent implements BackendEvent
     @Override
     public boolean poll()
     {
+        device.makeCurrent();
         final int result = cuEventQuery(event);
         if (result == CUresult.CUDA_SUCCESS)
         {

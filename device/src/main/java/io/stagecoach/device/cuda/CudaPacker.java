@@ -3,6 +3,7 @@ package io.stagecoach.device.cuda;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
+import io.stagecoach.device.BackendEvent;
 import io.stagecoach.device.BackendPacker;
 import io.stagecoach.device.BackendStream;
 import io.stagecoach.protocol.datatype.CompiledType;
@@ -17,7 +18,8 @@ import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
  * The CUDA pack and unpack kernels of one datatype on one device. The node code is uploaded once. A call seen for the
  * first time is a plain launch with arguments written into one reused direct buffer; seen again, it becomes a
  * one-kernel CUDA graph, instantiated once and cached, so that repeated calls (halo exchanges, chunk slots reused) cost
- * one {@code cuGraphLaunch}.
+ * one {@code cuGraphLaunch}. Given a flag event to record, the cached graph's kernel signals the event itself when it
+ * finishes, so that pack plus completion costs that one call too.
  */
 final class CudaPacker implements BackendPacker
 {
@@ -70,6 +72,36 @@ final class CudaPacker implements BackendPacker
     }
 
     @Override
+    public void pack(
+        final BackendStream stream,
+        final long srcAddress,
+        final long count,
+        final long packedOffset,
+        final long lengthBytes,
+        final long dstAddress,
+        final BackendEvent completion,
+        final boolean hostMemory)
+    {
+        launchAndSignal((CudaStream)stream, true, srcAddress, count, packedOffset, lengthBytes, dstAddress, completion,
+            hostMemory);
+    }
+
+    @Override
+    public void unpack(
+        final BackendStream stream,
+        final long srcAddress,
+        final long count,
+        final long packedOffset,
+        final long lengthBytes,
+        final long dstAddress,
+        final BackendEvent completion,
+        final boolean hostMemory)
+    {
+        launchAndSignal((CudaStream)stream, false, dstAddress, count, packedOffset, lengthBytes, srcAddress,
+            completion, hostMemory);
+    }
+
+    @Override
     public synchronized void close()
     {
         launches.clear();
@@ -77,7 +109,32 @@ final class CudaPacker implements BackendPacker
         Cuda.check(cuMemFree(code), "cuMemFree(node code)");
     }
 
-    private synchronized void launch(
+    private void launchAndSignal(
+        final CudaStream stream,
+        final boolean pack,
+        final long typed,
+        final long count,
+        final long packedOffset,
+        final long lengthBytes,
+        final long packed,
+        final BackendEvent completion,
+        final boolean hostMemory)
+    {
+        if (completion instanceof CudaFlagEvent flag)
+        {
+            if (!launch(stream, pack, typed, count, packedOffset, lengthBytes, packed, flag, hostMemory))
+            {
+                stream.record(flag);
+            }
+        }
+        else
+        {
+            launch(stream, pack, typed, count, packedOffset, lengthBytes, packed, null, false);
+            stream.record(completion);
+        }
+    }
+
+    private void launch(
         final CudaStream stream,
         final boolean pack,
         final long typed,
@@ -86,24 +143,51 @@ final class CudaPacker implements BackendPacker
         final long lengthBytes,
         final long packed)
     {
+        launch(stream, pack, typed, count, packedOffset, lengthBytes, packed, null, false);
+    }
+
+    /**
+     * @return true when the launch itself signals the completion event (a cached graph), false when the caller must
+     * record it.
+     */
+    private synchronized boolean launch(
+        final CudaStream stream,
+        final boolean pack,
+        final long typed,
+        final long count,
+        final long packedOffset,
+        final long lengthBytes,
+        final long packed,
+        final CudaFlagEvent signal,
+        final boolean hostMemory)
+    {
         final CUstream cuStream = stream.stream();
-        final LaunchCache.Launch known = launches.find(pack, typed, count, packedOffset, lengthBytes, packed);
+        final long signalKey = signal == null ? 0 : signal.key();
+        final LaunchCache.Launch known = launches.find(pack, typed, count, packedOffset, lengthBytes, packed, signalKey);
         if (known != null)
         {
             if (known.graph == null)
             {
-                known.graph = device.instantiate(known.plan);
+                known.graph = device.instantiate(signal == null ? known.plan : KernelPlan.of(shape, pack, typed, count,
+                    packedOffset, lengthBytes, packed, code.address(),
+                    signal.signalledWordDeviceAddress() | (hostMemory ? 1 : 0), signal.scratchDeviceAddress()));
             }
             device.launch(known.graph, cuStream);
-            return;
+            if (signal != null)
+            {
+                signal.signalledBy(cuStream);
+            }
+            return signal != null;
         }
         final KernelPlan plan = KernelPlan.of(shape, pack, typed, count, packedOffset, lengthBytes, packed,
             code.address());
         plan.writeArguments(arguments);
         device.launch(plan, kernelParameters, cuStream);
-        final LaunchCache.Launch launch = new LaunchCache.Launch(pack, typed, count, packedOffset, lengthBytes, packed);
+        final LaunchCache.Launch launch =
+            new LaunchCache.Launch(pack, typed, count, packedOffset, lengthBytes, packed, signalKey);
         launch.plan = plan;
         launches.add(launch);
+        return false;
     }
 
     private void release(final LaunchCache.Launch launch)

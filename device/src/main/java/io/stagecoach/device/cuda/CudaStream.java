@@ -3,6 +3,8 @@ package io.stagecoach.device.cuda;
 import io.stagecoach.device.BackendEvent;
 import io.stagecoach.device.BackendStream;
 import jcuda.driver.CUstream;
+import jcuda.driver.CUstreamWaitValue_flags;
+import jcuda.driver.CUstreamWriteValue_flags;
 import jcuda.driver.CUstream_flags;
 
 import static jcuda.driver.JCudaDriver.cuEventRecord;
@@ -11,6 +13,8 @@ import static jcuda.driver.JCudaDriver.cuStreamCreate;
 import static jcuda.driver.JCudaDriver.cuStreamDestroy;
 import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
 import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
+import static jcuda.driver.JCudaDriver.cuStreamWaitValue64;
+import static jcuda.driver.JCudaDriver.cuStreamWriteValue64;
 
 /**
  * A non-blocking CUDA stream. Copies go through {@code cuMemcpyAsync}, which under unified addressing infers the
@@ -56,16 +60,44 @@ final class CudaStream implements BackendStream
     public void record(final BackendEvent event)
     {
         device.makeCurrent();
-        Cuda.check(cuEventRecord(((CudaEvent)event).event(), stream), "cuEventRecord(device " + device.ordinal() +
-            ")");
+        if (event instanceof CudaFlagEvent flag)
+        {
+            final long count = flag.nextWrite(stream);
+            Cuda.check(cuStreamWriteValue64(stream, new DevicePointer(flag.writtenWordDeviceAddress()), count,
+                CUstreamWriteValue_flags.CU_STREAM_WRITE_VALUE_DEFAULT), "cuStreamWriteValue64(device " +
+                device.ordinal() + ")");
+        }
+        else
+        {
+            Cuda.check(cuEventRecord(((CudaEvent)event).event(), stream), "cuEventRecord(device " +
+                device.ordinal() + ")");
+        }
     }
 
     @Override
     public void waitFor(final BackendEvent event)
     {
         device.makeCurrent();
-        Cuda.check(cuStreamWaitEvent(stream, ((CudaEvent)event).event(), 0), "cuStreamWaitEvent(device " +
-            device.ordinal() + ")");
+        if (event instanceof CudaFlagEvent flag)
+        {
+            waitAtLeast(flag.writtenWordDeviceAddress(), flag.expectedWritten());
+            waitAtLeast(flag.signalledWordDeviceAddress(), flag.expectedSignalled());
+        }
+        else
+        {
+            Cuda.check(cuStreamWaitEvent(stream, ((CudaEvent)event).event(), 0), "cuStreamWaitEvent(device " +
+                device.ordinal() + ")");
+        }
+    }
+
+    private void waitAtLeast(final long wordAddress, final long count)
+    {
+        if (count > 0)
+        {
+            Cuda.check(cuStreamWaitValue64(stream, new DevicePointer(wordAddress), count,
+                CUstreamWaitValue_flags.CU_STREAM_WAIT_VALUE_GEQ), "cuStreamWaitValue64(device " + device.ordinal() +
+                ")");
+        }
     }
 
     @Override

@@ -10,12 +10,13 @@ import java.util.List;
  * stagecoach_kernels.cu. A regular datatype (a run repeated over VECTORs) merges contiguous dimensions, the count of
  * instances included; up to three dimensions outside the run take an nd kernel, anything else the tree kernel. The
  * unit is the largest power of two up to 16 that divides every offset, stride, run, address and the byte range.
+ * With a signal address, the last block of the launch stores 1 there once every block's writes are visible.
  */
 final class KernelPlan
 {
     static final int THREADS = 256;
     static final int ILP = 4;
-    static final int ARGUMENT_BYTES = 128;
+    static final int ARGUMENT_BYTES = 144;
     static final int MAX_UNIT = 16;
     private static final long NARROW_LIMIT = 1L << 32;
 
@@ -38,6 +39,8 @@ final class KernelPlan
     final long run;
     final long n1;
     final long n2;
+    final long signal;
+    final long blocksDone;
 
     private KernelPlan(final Builder b)
     {
@@ -59,6 +62,8 @@ final class KernelPlan
         run = b.run;
         n1 = b.n1;
         n2 = b.n2;
+        signal = b.signal;
+        blocksDone = b.blocksDone;
         final long perBlock = tree ? THREADS : (long)THREADS * ILP;
         blocks = (units + perBlock - 1) / perBlock;
         if (blocks > Integer.MAX_VALUE)
@@ -89,7 +94,39 @@ final class KernelPlan
         final long packedAddress,
         final long codeAddress)
     {
+        return of(shape, pack, typedAddress, count, packedOffset, lengthBytes, packedAddress, codeAddress, 0, 0);
+    }
+
+    /**
+     * As {@link #of(TypeShape, boolean, long, long, long, long, long, long)}, with the kernel signalling completion.
+     *
+     * @param shape          of the datatype.
+     * @param pack           true to pack, false to unpack.
+     * @param typedAddress   device address of the typed buffer.
+     * @param count          instances in the typed buffer.
+     * @param packedOffset   first byte of the packed stream moved.
+     * @param lengthBytes    bytes moved, greater than zero.
+     * @param packedAddress  device address of packed byte {@code packedOffset}.
+     * @param codeAddress    device address of the uploaded node code (used by the tree kernel).
+     * @param signalAddress  device address of the 8-byte word the last block sets to 1, or 0 for none.
+     * @param counterAddress device address of a 4-byte zeroed counter of finished blocks, used with the signal.
+     * @return the plan.
+     */
+    static KernelPlan of(
+        final TypeShape shape,
+        final boolean pack,
+        final long typedAddress,
+        final long count,
+        final long packedOffset,
+        final long lengthBytes,
+        final long packedAddress,
+        final long codeAddress,
+        final long signalAddress,
+        final long counterAddress)
+    {
         final Builder b = new Builder();
+        b.signal = signalAddress;
+        b.blocksDone = counterAddress;
         b.pack = pack;
         b.packed = packedAddress;
         b.code = codeAddress;
@@ -143,6 +180,8 @@ final class KernelPlan
         putDivisor(buffer, 104, run);
         putDivisor(buffer, 112, n1);
         putDivisor(buffer, 120, n2);
+        buffer.putLong(128, signal);
+        buffer.putLong(136, blocksDone);
     }
 
     @Override
@@ -245,5 +284,7 @@ final class KernelPlan
         long run;
         long n1;
         long n2;
+        long signal;
+        long blocksDone;
     }
 }

@@ -5,7 +5,8 @@ import java.util.function.Consumer;
 import jcuda.driver.CUgraphExec;
 
 /**
- * A set-associative cache of launches keyed by (direction, buffers, count, byte range), never allocating on a hit.
+ * A set-associative cache of launches keyed by (direction, buffers, count, byte range, completion signal), never
+ * allocating on a hit.
  * A full set evicts round robin; the evicted launch is handed to a consumer that releases its graph.
  */
 final class LaunchCache
@@ -20,12 +21,14 @@ final class LaunchCache
         final long packedOffset;
         final long lengthBytes;
         final long packed;
+        final long signal;
         KernelPlan plan;
         CUgraphExec graph;
 
         Launch(final boolean pack, final long typed, final long count, final long packedOffset, final long lengthBytes,
-            final long packed)
+            final long packed, final long signal)
         {
+            this.signal = signal;
             this.pack = pack;
             this.typed = typed;
             this.count = count;
@@ -35,10 +38,11 @@ final class LaunchCache
         }
 
         boolean matches(final boolean pack, final long typed, final long count, final long packedOffset,
-            final long lengthBytes, final long packed)
+            final long lengthBytes, final long packed, final long signal)
         {
             return this.pack == pack && this.typed == typed && this.count == count &&
-                this.packedOffset == packedOffset && this.lengthBytes == lengthBytes && this.packed == packed;
+                this.packedOffset == packedOffset && this.lengthBytes == lengthBytes && this.packed == packed &&
+                this.signal == signal;
         }
     }
 
@@ -62,13 +66,13 @@ final class LaunchCache
     }
 
     Launch find(final boolean pack, final long typed, final long count, final long packedOffset, final long lengthBytes,
-        final long packed)
+        final long packed, final long signal)
     {
-        final int base = setOf(pack, typed, count, packedOffset, lengthBytes, packed) * WAYS;
+        final int base = setOf(pack, typed, count, packedOffset, lengthBytes, packed, signal) * WAYS;
         for (int way = 0; way < WAYS; way++)
         {
             final Launch launch = entries[base + way];
-            if (launch != null && launch.matches(pack, typed, count, packedOffset, lengthBytes, packed))
+            if (launch != null && launch.matches(pack, typed, count, packedOffset, lengthBytes, packed, signal))
             {
                 return launch;
             }
@@ -79,7 +83,7 @@ final class LaunchCache
     void add(final Launch launch)
     {
         final int set = setOf(launch.pack, launch.typed, launch.count, launch.packedOffset, launch.lengthBytes,
-            launch.packed);
+            launch.packed, launch.signal);
         final int base = set * WAYS;
         for (int way = 0; way < WAYS; way++)
         {
@@ -109,7 +113,7 @@ final class LaunchCache
     }
 
     private int setOf(final boolean pack, final long typed, final long count, final long packedOffset,
-        final long lengthBytes, final long packed)
+        final long lengthBytes, final long packed, final long signal)
     {
         long hash = pack ? 0x9E3779B97F4A7C15L : 0x632BE59BD9B4E019L;
         hash = mix(hash ^ typed);
@@ -117,6 +121,7 @@ final class LaunchCache
         hash = mix(hash ^ count);
         hash = mix(hash ^ packedOffset);
         hash = mix(hash ^ lengthBytes);
+        hash = mix(hash ^ signal);
         return (int)(hash ^ (hash >>> 32)) & setMask;
     }
 

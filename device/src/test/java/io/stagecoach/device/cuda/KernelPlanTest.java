@@ -104,6 +104,13 @@ class KernelPlanTest
         final FastDivisor run = FastDivisor.of(plan.run);
         assertEquals(run.multiplier(), arguments.getInt(104));
         assertEquals(run.shift(), arguments.getInt(108));
+        assertEquals(0, arguments.getLong(128));
+        final KernelPlan signalled = KernelPlan.of(new TypeShape(Datatype.vector(7, 3, 5, Datatype.INT).commit().compiled()),
+            true, 4096, 2, 4, 60, 8192, 0, 0x7000, 0x9000);
+        signalled.writeArguments(arguments);
+        assertEquals(0x7000, arguments.getLong(128));
+        assertEquals(0x9000, arguments.getLong(136));
+        assertEquals(KernelPlan.ARGUMENT_BYTES, 144);
     }
 
     @Test

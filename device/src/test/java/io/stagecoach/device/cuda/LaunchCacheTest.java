@@ -16,15 +16,16 @@ class LaunchCacheTest
     void shouldFindALaunchByEveryPartOfItsKey()
     {
         final LaunchCache cache = new LaunchCache(64, launch -> { });
-        final LaunchCache.Launch launch = new LaunchCache.Launch(true, 100, 2, 0, 64, 200);
+        final LaunchCache.Launch launch = new LaunchCache.Launch(true, 100, 2, 0, 64, 200, 0);
         cache.add(launch);
-        assertSame(launch, cache.find(true, 100, 2, 0, 64, 200));
-        assertNull(cache.find(false, 100, 2, 0, 64, 200));
-        assertNull(cache.find(true, 101, 2, 0, 64, 200));
-        assertNull(cache.find(true, 100, 3, 0, 64, 200));
-        assertNull(cache.find(true, 100, 2, 1, 64, 200));
-        assertNull(cache.find(true, 100, 2, 0, 65, 200));
-        assertNull(cache.find(true, 100, 2, 0, 64, 201));
+        assertSame(launch, cache.find(true, 100, 2, 0, 64, 200, 0));
+        assertNull(cache.find(true, 100, 2, 0, 64, 200, 8));
+        assertNull(cache.find(false, 100, 2, 0, 64, 200, 0));
+        assertNull(cache.find(true, 101, 2, 0, 64, 200, 0));
+        assertNull(cache.find(true, 100, 3, 0, 64, 200, 0));
+        assertNull(cache.find(true, 100, 2, 1, 64, 200, 0));
+        assertNull(cache.find(true, 100, 2, 0, 65, 200, 0));
+        assertNull(cache.find(true, 100, 2, 0, 64, 201, 0));
     }
 
     @Test
@@ -34,7 +35,7 @@ class LaunchCacheTest
         final LaunchCache cache = new LaunchCache(16, evicted::add);
         for (int i = 0; i < 100; i++)
         {
-            cache.add(new LaunchCache.Launch(true, i, 1, 0, 8, 0));
+            cache.add(new LaunchCache.Launch(true, i, 1, 0, 8, 0, 0));
         }
         assertEquals(100 - cache.capacity(), evicted.size());
         cache.clear();
