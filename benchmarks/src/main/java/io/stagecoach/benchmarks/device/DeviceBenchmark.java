@@ -1,0 +1,386 @@
+package io.stagecoach.benchmarks.device;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+import io.stagecoach.device.Allocation;
+import io.stagecoach.device.DeviceContext;
+import io.stagecoach.device.DeviceEvent;
+import io.stagecoach.device.DevicePacker;
+import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.device.DeviceStream;
+import io.stagecoach.protocol.datatype.CompiledType;
+import io.stagecoach.protocol.datatype.Datatype;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+
+/**
+ * The device benchmarks the GPU suite runs: host overhead of one pack call, halo faces of 128^3 and 256^3 float arrays
+ * packed end to end (launch to completion observed by polling the event), a 64 MB strided pack with blocks of 4 B,
+ * 64 B and 1 KB, and pinned host to device copies. Every kernel's output is checked against the host pack once before
+ * it is timed. Prints a table of medians; with {@code --out DIR} also writes it to DIR/device-benchmark.txt.
+ * <p>
+ * Usage: {@code DeviceBenchmark [--out DIR] [--quick]}
+ */
+public final class DeviceBenchmark
+{
+    private static final long MB = 1L << 20;
+
+    private final DeviceRuntime runtime;
+    private final DeviceStream stream;
+    private final boolean quick;
+    private final List<String> rows = new ArrayList<>();
+    private final SplittableRandom random = new SplittableRandom(20261130);
+
+    private DeviceBenchmark(final DeviceRuntime runtime, final DeviceStream stream, final boolean quick)
+    {
+        this.runtime = runtime;
+        this.stream = stream;
+        this.quick = quick;
+    }
+
+    /**
+     * @param args {@code --out DIR}, {@code --quick}.
+     * @throws IOException when the report cannot be written.
+     */
+    public static void main(final String[] args) throws IOException
+    {
+        Path out = null;
+        boolean quick = false;
+        for (int i = 0; i < args.length; i++)
+        {
+            switch (args[i])
+            {
+                case "--out" -> out = Path.of(args[++i]);
+                case "--quick" -> quick = true;
+                default -> throw new IllegalArgumentException("unknown argument " + args[i] +
+                    "; usage: DeviceBenchmark [--out DIR] [--quick]");
+            }
+        }
+        final DeviceContext context = new DeviceContext().completionIdleStrategy(new BusySpinIdleStrategy());
+        try (DeviceRuntime runtime = DeviceRuntime.open(context); DeviceStream stream = runtime.createStream(0))
+        {
+            final DeviceBenchmark benchmark = new DeviceBenchmark(runtime, stream, quick);
+            benchmark.row(String.format("# device benchmark: %s, %s, java %s", runtime.kind(),
+                runtime.deviceName(0), System.getProperty("java.version")));
+            benchmark.packOverhead();
+            benchmark.eventRoundTrip();
+            benchmark.faces();
+            benchmark.stridedPacks();
+            benchmark.pinnedCopies();
+            if (out != null)
+            {
+                Files.createDirectories(out);
+                Files.write(out.resolve("device-benchmark.txt"), benchmark.rows, StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    private void packOverhead()
+    {
+        row("");
+        row("## host overhead of one pack call (time spent in the call, the work runs asynchronously)");
+        row(String.format("%-44s %10s %10s %10s %8s", "case", "median us", "p90 us", "p99 us", "calls"));
+        final int n = 128;
+        for (final Face face : new Face[] {Face.X, Face.Y})
+        {
+            final CompiledType type = face.type(n).commit().compiled();
+            try (Allocation array = runtime.allocate(0, 4L * n * n * n);
+                Allocation packed = runtime.allocate(0, type.size()))
+            {
+                final DevicePacker packer = runtime.packer(type, 0);
+                final int calls = quick ? 2_000 : 20_000;
+                final Samples cached = new Samples(calls);
+                for (int i = 0; i < 100; i++)
+                {
+                    packer.pack(stream, array.address(), 1, 0, type.size(), packed.address());
+                }
+                stream.synchronize();
+                for (int i = 0; i < calls; i++)
+                {
+                    final long start = System.nanoTime();
+                    packer.pack(stream, array.address(), 1, 0, type.size(), packed.address());
+                    cached.add(System.nanoTime() - start);
+                    if ((i & 255) == 255)
+                    {
+                        stream.synchronize();
+                    }
+                }
+                stream.synchronize();
+                report(face.label(n) + " repeated call (cached graph)", cached);
+                final int distinct = quick ? 500 : 2_000;
+                final Samples first = new Samples(distinct);
+                for (int i = 0; i < distinct; i++)
+                {
+                    final long offset = 4L * (i + 1);
+                    final long start = System.nanoTime();
+                    packer.pack(stream, array.address(), 1, offset, type.size() - offset, packed.address());
+                    first.add(System.nanoTime() - start);
+                    if ((i & 255) == 255)
+                    {
+                        stream.synchronize();
+                    }
+                }
+                stream.synchronize();
+                report(face.label(n) + " first sight (plain launch)", first);
+            }
+        }
+    }
+
+    private void faces()
+    {
+        row("");
+        row("## halo faces packed end to end: launch to completion observed by polling the event (float, x fastest)");
+        row("## 'fused': pack(..., event), the kernel signals the event; 'separate': pack, then stream.record(event)");
+        row(String.format("%-44s %10s %10s %10s %8s", "face", "median us", "p90 us", "p99 us", "runs"));
+        for (final int n : new int[] {128, 256})
+        {
+            try (Allocation array = runtime.allocate(0, 4L * n * n * n);
+                Allocation packed = runtime.allocate(0, 4L * n * n);
+                Allocation pinned = runtime.allocatePinned(4L * n * n);
+                DeviceEvent done = runtime.createEvent(0))
+            {
+                final byte[] values = randomBytes((int)(4L * n * n * n));
+                upload(array.address(), values);
+                for (final Face face : Face.values())
+                {
+                    final CompiledType type = face.type(n).commit().compiled();
+                    final DevicePacker packer = runtime.packer(type, 0);
+                    verify(packer, type, array.address(), values, packed.address());
+                    report(face.label(n) + " to device memory", endToEnd(packer, type, array, packed.address(), done,
+                        true));
+                    report(face.label(n) + " separate record", endToEnd(packer, type, array, packed.address(), done,
+                        false));
+                    report(face.label(n) + " to pinned host memory", endToEnd(packer, type, array, pinned.address(),
+                        done, true));
+                }
+            }
+        }
+    }
+
+    private Samples endToEnd(final DevicePacker packer, final CompiledType type, final Allocation array,
+        final long packedAddress, final DeviceEvent done, final boolean fused)
+    {
+        final int runs = quick ? 300 : 3_000;
+        final Samples samples = new Samples(runs);
+        for (int i = -100; i < runs; i++)
+        {
+            final long start = System.nanoTime();
+            if (fused)
+            {
+                packer.pack(stream, array.address(), 1, 0, type.size(), packedAddress, done);
+            }
+            else
+            {
+                packer.pack(stream, array.address(), 1, 0, type.size(), packedAddress);
+                stream.record(done);
+            }
+            while (!done.isComplete())
+            {
+                Thread.onSpinWait();
+            }
+            if (i >= 0)
+            {
+                samples.add(System.nanoTime() - start);
+            }
+        }
+        return samples;
+    }
+
+    private void eventRoundTrip()
+    {
+        row("");
+        row("## event round trip on an idle stream: record, poll until complete");
+        row(String.format("%-44s %10s %10s %10s %8s", "case", "median us", "p90 us", "p99 us", "runs"));
+        try (DeviceEvent event = runtime.createEvent(0))
+        {
+            final int runs = quick ? 300 : 3_000;
+            final Samples samples = new Samples(runs);
+            for (int i = -100; i < runs; i++)
+            {
+                final long start = System.nanoTime();
+                stream.record(event);
+                while (!event.isComplete())
+                {
+                    Thread.onSpinWait();
+                }
+                if (i >= 0)
+                {
+                    samples.add(System.nanoTime() - start);
+                }
+            }
+            report("record + poll", samples);
+        }
+    }
+
+    private void stridedPacks()
+    {
+        row("");
+        row("## 64 MB strided pack, stride twice the block (bytes read + written per second, back-to-back packs)");
+        row(String.format("%-44s %10s %10s %8s", "block", "TB/s", "us/pack", "packs"));
+        final long packedBytes = 64 * MB;
+        try (Allocation source = runtime.allocate(0, 2 * packedBytes);
+            Allocation packed = runtime.allocate(0, packedBytes))
+        {
+            final byte[] values = randomBytes((int)(2 * packedBytes));
+            upload(source.address(), values);
+            for (final int block : new int[] {4, 64, 1024})
+            {
+                final CompiledType type = Datatype.hvector((int)(packedBytes / block), block, 2L * block,
+                    Datatype.BYTE).commit().compiled();
+                final DevicePacker packer = runtime.packer(type, 0);
+                verify(packer, type, source.address(), values, packed.address());
+                for (int i = 0; i < 3; i++)
+                {
+                    packer.pack(stream, source.address(), 1, 0, packedBytes, packed.address());
+                }
+                stream.synchronize();
+                final int packs = quick ? 5 : 50;
+                final long start = System.nanoTime();
+                for (int i = 0; i < packs; i++)
+                {
+                    packer.pack(stream, source.address(), 1, 0, packedBytes, packed.address());
+                }
+                stream.synchronize();
+                final double seconds = (System.nanoTime() - start) / 1e9;
+                row(String.format(Locale.ROOT, "%-44s %10.2f %10.1f %8d", block + " B blocks",
+                    2.0 * packedBytes * packs / seconds / 1e12, seconds / packs * 1e6, packs));
+            }
+        }
+    }
+
+    private void pinnedCopies()
+    {
+        row("");
+        row("## copies between pinned host memory and the device (back-to-back, one stream)");
+        row(String.format("%-44s %10s %10s %8s", "size and direction", "GB/s", "us/copy", "copies"));
+        final long largest = 16 * MB;
+        try (Allocation pinned = runtime.allocatePinned(largest); Allocation device = runtime.allocate(0, largest))
+        {
+            for (final long size : new long[] {256 * 1024, MB, 4 * MB, 16 * MB})
+            {
+                copies(size + " B host to device", device.address(), pinned.address(), size);
+                copies(size + " B device to host", pinned.address(), device.address(), size);
+            }
+        }
+    }
+
+    private void copies(final String label, final long dst, final long src, final long size)
+    {
+        for (int i = 0; i < 5; i++)
+        {
+            stream.copy(dst, src, size);
+        }
+        stream.synchronize();
+        final int copies = quick ? 10 : (int)Math.max(50, (1L << 30) / size);
+        final long start = System.nanoTime();
+        for (int i = 0; i < copies; i++)
+        {
+            stream.copy(dst, src, size);
+        }
+        stream.synchronize();
+        final double seconds = (System.nanoTime() - start) / 1e9;
+        row(String.format(Locale.ROOT, "%-44s %10.1f %10.2f %8d", label, (double)size * copies / seconds / 1e9,
+            seconds / copies * 1e6, copies));
+    }
+
+    private void verify(final DevicePacker packer, final CompiledType type, final long typedAddress,
+        final byte[] values, final long packedAddress)
+    {
+        final int size = (int)type.size();
+        packer.pack(stream, typedAddress, 1, 0, size, packedAddress);
+        stream.synchronize();
+        final byte[] actual = download(packedAddress, size);
+        final ByteBuffer host = BufferUtil.allocateDirectAligned(values.length, 64);
+        host.put(values).clear();
+        final ByteBuffer expected = BufferUtil.allocateDirectAligned(size, 64);
+        type.pack(BufferUtil.address(host), 1, 0, size, BufferUtil.address(expected));
+        final byte[] expectedBytes = new byte[size];
+        expected.get(expectedBytes);
+        final int mismatch = Arrays.mismatch(expectedBytes, actual);
+        if (mismatch >= 0)
+        {
+            throw new IllegalStateException("device pack of " + type + " differs from the host pack at byte " +
+                mismatch + " of " + size);
+        }
+    }
+
+    private void upload(final long address, final byte[] bytes)
+    {
+        final ByteBuffer host = BufferUtil.allocateDirectAligned(bytes.length, 4096);
+        host.put(bytes).clear();
+        stream.copy(address, BufferUtil.address(host), bytes.length);
+        stream.synchronize();
+    }
+
+    private byte[] download(final long address, final int length)
+    {
+        final ByteBuffer host = BufferUtil.allocateDirectAligned(length, 4096);
+        stream.copy(BufferUtil.address(host), address, length);
+        stream.synchronize();
+        final byte[] bytes = new byte[length];
+        host.get(bytes);
+        return bytes;
+    }
+
+    private byte[] randomBytes(final int length)
+    {
+        final byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i += 8)
+        {
+            long value = random.nextLong();
+            for (int j = 0; j < 8 && i + j < length; j++)
+            {
+                bytes[i + j] = (byte)value;
+                value >>>= 8;
+            }
+        }
+        return bytes;
+    }
+
+    private void report(final String label, final Samples samples)
+    {
+        row(String.format(Locale.ROOT, "%-44s %10.2f %10.2f %10.2f %8d", label, samples.medianMicros(),
+            samples.percentileMicros(90), samples.percentileMicros(99), samples.count()));
+    }
+
+    private void row(final String line)
+    {
+        rows.add(line);
+        final PrintStream out = System.out;
+        out.println(line);
+        out.flush();
+    }
+
+    /**
+     * The halo faces of an n^3 float array with x fastest, as in the paper's LBM and in cupy_faces.py.
+     */
+    enum Face
+    {
+        X, Y, Z;
+
+        Datatype type(final int n)
+        {
+            return switch (this)
+            {
+                case X -> Datatype.vector(n * n, 1, n, Datatype.FLOAT);
+                case Y -> Datatype.vector(n, n, n * n, Datatype.FLOAT);
+                case Z -> Datatype.contiguous(n * n, Datatype.FLOAT);
+            };
+        }
+
+        String label(final int n)
+        {
+            return n + "^3 " + name() + " face (" + (4 * n * n / 1024) + " KiB)";
+        }
+    }
+}
