@@ -10,10 +10,12 @@ source_file="$here/stagecoach_kernels.cu"
 kept="$here/../resources/io/stagecoach/device/cuda/stagecoach_kernels.ptx"
 mode="${1:---out}"
 
+# NVCC=/path/to/nvcc picks a compiler; NVCC=none builds as if there were none (the kept PTX is used).
 nvcc_bin="${NVCC:-$(command -v nvcc || true)}"
 if [ -z "$nvcc_bin" ] && [ -x /usr/local/cuda/bin/nvcc ]; then
   nvcc_bin=/usr/local/cuda/bin/nvcc
 fi
+[ "$nvcc_bin" = none ] && nvcc_bin=""
 
 compile() {
   local target="$1"

@@ -21,7 +21,9 @@ import org.agrona.concurrent.IdleStrategy;
  * <tr><td>stagecoach.device.emulated.memoryBytes</td><td>STAGECOACH_DEVICE_EMULATED_MEMORYBYTES</td><td>memory of
  * each emulated device and of the pinned host pool (1 GiB)</td></tr>
  * <tr><td>stagecoach.device.emulated.dir</td><td>STAGECOACH_DEVICE_EMULATED_DIR</td><td>folder of the
- * shared-memory files (/dev/shm)</td></tr>
+ * shared-memory files (/dev/shm when it has 1 GiB free, else the temporary folder)</td></tr>
+ * <tr><td>stagecoach.device.emulated.workers</td><td>STAGECOACH_DEVICE_EMULATED_WORKERS</td><td>threads running
+ * emulated streams (2)</td></tr>
  * </table>
  */
 public final class DeviceContext
@@ -30,6 +32,12 @@ public final class DeviceContext
      * Largest emulated memory: one mapping of a file.
      */
     public static final long MAX_EMULATED_MEMORY_BYTES = Integer.MAX_VALUE & ~4095L;
+
+    /**
+     * /dev/shm serves the emulated devices only when it has this much room (containers often give it 64 MiB); the
+     * temporary folder does otherwise.
+     */
+    public static final long MIN_SHARED_MEMORY_BYTES = 1L << 30;
 
     private DeviceKind kind = parseKind(setting("stagecoach.device", null));
     private int emulatedDeviceCount = Integer.parseInt(setting("stagecoach.device.emulated.devices", "2"));
@@ -273,9 +281,17 @@ public final class DeviceContext
             return Path.of(configured);
         }
         final Path shm = Path.of("/dev/shm");
-        if (Files.isDirectory(shm) && Files.isWritable(shm))
+        try
         {
-            return shm;
+            if (Files.isDirectory(shm) && Files.isWritable(shm) &&
+                Files.getFileStore(shm).getUsableSpace() >= MIN_SHARED_MEMORY_BYTES)
+            {
+                return shm;
+            }
+        }
+        catch (final java.io.IOException ignore)
+        {
+            // fall back to the temporary folder
         }
         return new File(System.getProperty("java.io.tmpdir")).toPath();
     }

@@ -470,6 +470,42 @@ public abstract class DeviceContractTest
     }
 
     @Test
+    public void shouldPackOnEveryDeviceAndCopyBetweenDevices()
+    {
+        final CompiledType type = Datatype.vector(64, 3, 7, Datatype.FLOAT).commit().compiled();
+        final int typedBytes = (int)type.dataHighBytes(2);
+        final byte[] values = new byte[typedBytes];
+        new RandomTypes(RandomTypes.seed("every device")).nextBytes(values);
+        final byte[] expected = hostPack(type, values, 0, 2, 0, 2 * type.size(), 0);
+        byte[] previous = null;
+        for (int device = 0; device < runtime.deviceCount(); device++)
+        {
+            try (DeviceStream local = runtime.createStream(device);
+                DeviceEvent done = runtime.createEvent(device);
+                Allocation typed = runtime.allocate(device, typedBytes);
+                Allocation packed = runtime.allocate(device, 2 * type.size());
+                Allocation onDeviceZero = runtime.allocate(0, 2 * type.size()))
+            {
+                assertEquals(device, runtime.lookup(typed.address()).device());
+                upload(typed.address(), values);
+                fill(packed.address(), POISON, (int)(2 * type.size()));
+                runtime.packer(type, device).pack(local, typed.address(), 2, 0, 2 * type.size(), packed.address(),
+                    done);
+                done.synchronize();
+                local.copy(onDeviceZero.address(), packed.address(), 2 * type.size());
+                local.synchronize();
+                final byte[] actual = download(onDeviceZero.address(), (int)(2 * type.size()));
+                assertArrayEquals(expected, actual, "device " + device);
+                if (previous != null)
+                {
+                    assertArrayEquals(previous, actual);
+                }
+                previous = actual;
+            }
+        }
+    }
+
+    @Test
     public void shouldRefuseACompletionEventOfAnotherDevice()
     {
         final DevicePacker packer = runtime.packer(Datatype.vector(4, 1, 2, Datatype.INT).commit().compiled(), 0);
