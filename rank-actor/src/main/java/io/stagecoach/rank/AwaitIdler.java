@@ -51,7 +51,9 @@ final class AwaitIdler
         request.waiter(Thread.currentThread());
         if (!request.isDone())
         {
+            request.parking(true);
             LockSupport.parkNanos(request, parkNs);
+            request.parking(false);
         }
         request.waiter(null);
         parkNs = Math.min(parkNs << 1, maxParkNs);

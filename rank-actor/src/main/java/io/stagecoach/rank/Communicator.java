@@ -143,7 +143,8 @@ public final class Communicator implements AutoCloseable
      * @param tag    >= 0 or {@link #ANY_TAG}.
      * @return the request; its status tells the source, tag and count received.
      */
-    public Request irecv(final ByteBuffer buffer, final long count, final Datatype type, final int source, final int tag)
+    public Request irecv(
+        final ByteBuffer buffer, final long count, final Datatype type, final int source, final int tag)
     {
         return receive(buffer, 0, 0, null, count, type, source, tag);
     }
@@ -176,7 +177,8 @@ public final class Communicator implements AutoCloseable
      * @param tag    >= 0 or {@link #ANY_TAG}.
      * @return the request.
      */
-    public Request irecv(final Allocation buffer, final long count, final Datatype type, final int source, final int tag)
+    public Request irecv(
+        final Allocation buffer, final long count, final Datatype type, final int source, final int tag)
     {
         return receive(null, 0, 0, buffer, count, type, source, tag);
     }
@@ -359,14 +361,22 @@ public final class Communicator implements AutoCloseable
         checkTag(tag, true);
         final Request waiting = new Request(engine, "probe", source, tag, 0, Datatype.BYTE);
         final AwaitIdler idler = engine.newIdler();
-        while (true)
+        engine.waiterActive(1);
+        try
         {
-            final Status status = engine.probe(source, tag, WORLD_CONTEXT);
-            if (status != null)
+            while (true)
             {
-                return status;
+                final Status status = engine.probe(source, tag, WORLD_CONTEXT);
+                if (status != null)
+                {
+                    return status;
+                }
+                idler.idle(0, waiting);
             }
-            idler.idle(0, waiting);
+        }
+        finally
+        {
+            engine.waiterActive(-1);
         }
     }
 

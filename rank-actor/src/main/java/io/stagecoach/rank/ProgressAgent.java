@@ -17,7 +17,7 @@ final class ProgressAgent implements Agent
 
     public int doWork()
     {
-        return engine.progress();
+        return engine.backgroundProgress();
     }
 
     public String roleName()

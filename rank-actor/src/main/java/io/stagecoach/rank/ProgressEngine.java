@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -58,6 +59,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     private final Long2ObjectHashMap<ReceiveOperation> receiveTransfers = new Long2ObjectHashMap<>();
     private final ManyToOneConcurrentLinkedQueue<EngineCommand> commands = new ManyToOneConcurrentLinkedQueue<>();
     private final AtomicBoolean lock = new AtomicBoolean();
+    private final AtomicInteger activeWaiters = new AtomicInteger();
     private final ArrayList<Request> stagesToComplete = new ArrayList<>();
     private final WireSender sender;
     private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
@@ -185,6 +187,27 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     }
 
     /**
+     * Runs one duty cycle for the rank's progress thread, unless a thread waiting on a request is running them
+     * already: two threads taking turns would bounce the engine's state between their cores on every message.
+     *
+     * @return work done, 0 when a waiting thread or another holder has the engine.
+     */
+    int backgroundProgress()
+    {
+        return activeWaiters.get() > 0 ? 0 : progress();
+    }
+
+    /**
+     * A thread starts (+1) or stops (-1) running duty cycles while it waits; it stops before it parks.
+     *
+     * @param delta +1 or -1.
+     */
+    void waiterActive(final int delta)
+    {
+        activeWaiters.addAndGet(delta);
+    }
+
+    /**
      * @return true once every rank is reachable both ways.
      */
     boolean isWiredUp()
@@ -268,6 +291,20 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             return;
         }
         send.transferId = nextTransferId++;
+        if (peer.pending.isEmpty() && send.state == SendOperation.READY)
+        {
+            final int result = emit(peer, send);
+            if (result == WireSender.SENT)
+            {
+                return;
+            }
+            if (result == WireSender.GONE)
+            {
+                peerGone(peer, "its inbox publication closed");
+                fail(send.request, goneError(peer, send.request));
+                return;
+            }
+        }
         peer.pending.addLast(send);
         if (send.state == SendOperation.STAGING)
         {
@@ -477,35 +514,51 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             {
                 break;
             }
-            final int type = send.packedBytes <= settings.eagerThresholdBytes() &&
-                peer.eagerCreditBytes >= WireSender.eagerLength(send.packedBytes) ? MessageType.EAGER : MessageType.RTS;
-            final int result;
-            try
-            {
-                result = sender.sendEnvelope(peer, send, type, peer.nextSequence);
-            }
-            catch (final RuntimeException ex)
-            {
-                peer.pending.pollFirst();
-                send.releaseStaged();
-                fail(send.request, ex);
-                continue;
-            }
+            final int result = emit(peer, send);
             if (result == WireSender.BACK_PRESSURED)
             {
                 break;
             }
+            peer.pending.pollFirst();
             if (result == WireSender.GONE)
             {
+                failAll(peer.pending, peer);
                 peerGone(peer, "its inbox publication closed");
+                fail(send.request, goneError(peer, send.request));
                 break;
             }
-            peer.pending.pollFirst();
-            peer.nextSequence++;
             workCount++;
-            sent(peer, send, type);
         }
         return workCount;
+    }
+
+    /**
+     * Sends the envelope of the send at the head of its peer's queue (or of a send that would be there alone).
+     *
+     * @return {@link WireSender#SENT} when it went out or failed for good (the request then carries the error),
+     * {@link WireSender#BACK_PRESSURED} to try again later, {@link WireSender#GONE} when the peer is unreachable.
+     */
+    private int emit(final Peer peer, final SendOperation send)
+    {
+        final int type = send.packedBytes <= settings.eagerThresholdBytes() &&
+            peer.eagerCreditBytes >= WireSender.eagerLength(send.packedBytes) ? MessageType.EAGER : MessageType.RTS;
+        final int result;
+        try
+        {
+            result = sender.sendEnvelope(peer, send, type, peer.nextSequence);
+        }
+        catch (final RuntimeException ex)
+        {
+            send.releaseStaged();
+            fail(send.request, ex);
+            return WireSender.SENT;
+        }
+        if (result == WireSender.SENT)
+        {
+            peer.nextSequence++;
+            sent(peer, send, type);
+        }
+        return result;
     }
 
     private void sent(final Peer peer, final SendOperation send, final int type)
@@ -594,7 +647,8 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     {
         for (final Peer peer : peers)
         {
-            if (!peer.isGone() && peer.inboxLostAtNs != -1 && nowNs - peer.inboxLostAtNs >= settings.livenessTimeoutNs())
+            if (!peer.isGone() && peer.inboxLostAtNs != -1 &&
+                nowNs - peer.inboxLostAtNs >= settings.livenessTimeoutNs())
             {
                 peerGone(peer, peer.inboxLostReason + " and no goodbye arrived within " +
                     settings.livenessTimeoutNs() / 1_000_000 + " ms");
@@ -630,7 +684,8 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         dispatch(peer, header.type(), buffer, offset, length);
     }
 
-    private void dispatch(final Peer peer, final int type, final DirectBuffer buffer, final int offset, final int length)
+    private void dispatch(
+        final Peer peer, final int type, final DirectBuffer buffer, final int offset, final int length)
     {
         switch (type)
         {
@@ -1275,12 +1330,12 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     {
         if (stagesToComplete.isEmpty())
         {
-            lock.set(false);
+            lock.setRelease(false);
             return;
         }
         final Request[] completed = stagesToComplete.toArray(new Request[0]);
         stagesToComplete.clear();
-        lock.set(false);
+        lock.setRelease(false);
         for (final Request request : completed)
         {
             request.completeStage(request.status());

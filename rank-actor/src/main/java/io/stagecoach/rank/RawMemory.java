@@ -1,15 +1,13 @@
 package io.stagecoach.rank;
 
 import io.stagecoach.protocol.datatype.CompiledType;
-import io.stagecoach.protocol.datatype.Datatype;
+import org.agrona.UnsafeApi;
 
 /**
- * Copies between raw off-heap addresses, through the datatype engine's contiguous pack (a plain memory copy).
+ * Copies between raw off-heap addresses: the payload path for contiguous data and for staged device messages.
  */
 final class RawMemory
 {
-    private static final CompiledType BYTES = Datatype.BYTE.commit().compiled();
-
     private RawMemory()
     {
     }
@@ -18,7 +16,16 @@ final class RawMemory
     {
         if (lengthBytes > 0)
         {
-            BYTES.pack(srcAddress, lengthBytes, 0, lengthBytes, dstAddress);
+            UnsafeApi.copyMemory(srcAddress, dstAddress, lengthBytes);
         }
+    }
+
+    /**
+     * @return the address of packed byte 0 when the data of {@code count} instances is one contiguous block in
+     * memory, so that packing is a plain copy; otherwise 0.
+     */
+    static long contiguousStart(final CompiledType compiled, final long base, final long count)
+    {
+        return compiled.isContiguous() ? base + compiled.dataLowBytes(count) : 0;
     }
 }

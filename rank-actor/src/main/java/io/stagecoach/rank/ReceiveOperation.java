@@ -19,6 +19,7 @@ final class ReceiveOperation implements EngineCommand
     final long typeSizeBytes;
     final long capacityBytes;
     final SignatureEntry signature;
+    final long contiguousAddress;
 
     ReceiveOperation previous;
     ReceiveOperation next;
@@ -51,6 +52,8 @@ final class ReceiveOperation implements EngineCommand
         this.typeSizeBytes = compiled.size();
         this.capacityBytes = signature.sizeBytes;
         this.signature = signature;
+        this.contiguousAddress = buffer.isDevice() ? 0 :
+            RawMemory.contiguousStart(compiled, buffer.baseAddress(), count);
     }
 
     public void execute(final ProgressEngine engine)
@@ -81,6 +84,10 @@ final class ReceiveOperation implements EngineCommand
         if (staging != null)
         {
             RawMemory.copy(srcAddress, staging.address() + packedOffset, lengthBytes);
+        }
+        else if (contiguousAddress != 0)
+        {
+            RawMemory.copy(srcAddress, contiguousAddress + packedOffset, lengthBytes);
         }
         else
         {

@@ -25,6 +25,7 @@ import io.stagecoach.protocol.datatype.Datatype;
 public final class Request extends CompletionStageAdapter<Status>
 {
     private static final long MAX_TIMEOUT_NS = 1L << 61;
+    private static final int DEADLINE_CHECK_MASK = 63;
     private static final VarHandle FUTURE;
 
     static
@@ -178,6 +179,26 @@ public final class Request extends CompletionStageAdapter<Status>
         {
             throw new IllegalArgumentException("waitAny needs at least one request");
         }
+        final ProgressEngine engine = requests[0].engine;
+        if (engine != null)
+        {
+            engine.waiterActive(1);
+        }
+        try
+        {
+            return awaitAny(timeout, requests);
+        }
+        finally
+        {
+            if (engine != null)
+            {
+                engine.waiterActive(-1);
+            }
+        }
+    }
+
+    private static int awaitAny(final Duration timeout, final Request... requests)
+    {
         final long deadlineNs = deadline(timeout.toNanos());
         final AwaitIdler idler = requests[0].idler();
         while (true)
@@ -280,6 +301,14 @@ public final class Request extends CompletionStageAdapter<Status>
         waiter = thread;
     }
 
+    void parking(final boolean parked)
+    {
+        if (engine != null)
+        {
+            engine.waiterActive(parked ? -1 : 1);
+        }
+    }
+
     static String peerName(final int rank)
     {
         return rank == Communicator.ANY_SOURCE ? "ANY_SOURCE" : String.valueOf(rank);
@@ -292,17 +321,52 @@ public final class Request extends CompletionStageAdapter<Status>
 
     private Status awaitSlowly(final long timeoutNs)
     {
+        if (engine == null)
+        {
+            return awaitWithoutEngine(timeoutNs);
+        }
+        engine.waiterActive(1);
+        try
+        {
+            return awaitDrivingProgress(timeoutNs);
+        }
+        finally
+        {
+            engine.waiterActive(-1);
+        }
+    }
+
+    private Status awaitWithoutEngine(final long timeoutNs)
+    {
         final long deadlineNs = deadline(timeoutNs);
         final AwaitIdler idler = idler();
         Status result;
         while ((result = status) == null)
         {
-            final int work = engine == null ? 0 : engine.progress();
+            if (System.nanoTime() - deadlineNs >= 0)
+            {
+                throw new RequestTimeoutException(this + " did not complete within " +
+                    TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
+            }
+            idler.idle(0, this);
+        }
+        return result;
+    }
+
+    private Status awaitDrivingProgress(final long timeoutNs)
+    {
+        final long deadlineNs = deadline(timeoutNs);
+        final AwaitIdler idler = idler();
+        Status result;
+        int cycles = 0;
+        while ((result = status) == null)
+        {
+            final int work = engine.progress();
             if ((result = status) != null)
             {
                 break;
             }
-            if (System.nanoTime() - deadlineNs >= 0)
+            if ((++cycles & DEADLINE_CHECK_MASK) == 0 && System.nanoTime() - deadlineNs >= 0)
             {
                 throw new RequestTimeoutException(this + " did not complete within " +
                     TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");

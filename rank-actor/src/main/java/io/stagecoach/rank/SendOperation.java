@@ -21,6 +21,7 @@ final class SendOperation implements EngineCommand
     final CompiledType compiled;
     final long packedBytes;
     final SignatureEntry signature;
+    final long contiguousAddress;
 
     int state;
     long transferId;
@@ -50,6 +51,8 @@ final class SendOperation implements EngineCommand
         this.compiled = compiled;
         this.packedBytes = signature.sizeBytes;
         this.signature = signature;
+        this.contiguousAddress = buffer.isDevice() ? 0 :
+            RawMemory.contiguousStart(compiled, buffer.baseAddress(), count);
         this.state = buffer.isDevice() ? STAGING : READY;
     }
 
@@ -74,6 +77,10 @@ final class SendOperation implements EngineCommand
         if (staged != null)
         {
             RawMemory.copy(staged.address() + packedOffset, dstAddress, lengthBytes);
+        }
+        else if (contiguousAddress != 0)
+        {
+            RawMemory.copy(contiguousAddress + packedOffset, dstAddress, lengthBytes);
         }
         else
         {

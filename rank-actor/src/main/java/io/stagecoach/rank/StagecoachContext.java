@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.pipeline.transport.aeron.AeronTransportContext;
 import io.stagecoach.pipeline.transport.aeron.PeerAddress;
+import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 import io.stagecoach.rank.bootstrap.RendezvousClient;
 
@@ -502,7 +503,9 @@ public final class StagecoachContext
             .ipcTermLengthBytes(ipcTermLengthBytes)
             .ipcMtuBytes(ipcMtuBytes)
             .udpTermLengthBytes(udpTermLengthBytes)
-            .udpMtuBytes(udpMtuBytes);
+            .udpMtuBytes(udpMtuBytes)
+            .largestOfferBytes(Math.max(WireSender.eagerLength(eagerThresholdBytes),
+                ErrorFlyweight.HEADER_LENGTH + ErrorFlyweight.MAX_MESSAGE_BYTES));
     }
 
     String udpEndpoint(final int localRank)

@@ -43,6 +43,7 @@ public final class AeronTransport implements AutoCloseable
     private FragmentAssembler assembler;
     private long nextLivenessCheckNs;
     private boolean wiredUp;
+    private final boolean ipcNeedsAssembly;
     private volatile boolean closed;
 
     private AeronTransport(final AeronTransportContext context, final Aeron aeron)
@@ -54,6 +55,7 @@ public final class AeronTransport implements AutoCloseable
         this.imageSeen = new AtomicIntegerArray(size);
         this.streamLost = new AtomicIntegerArray(size);
         this.inboxLost = new boolean[size];
+        this.ipcNeedsAssembly = context.ipcNeedsAssembly();
         this.nextLivenessCheckNs = System.nanoTime();
         final int streamId = context.streamIdBase() + context.rank();
         this.ipcInbox = aeron.addSubscription("aeron:ipc", streamId, this::onAvailableImage, this::onUnavailableImage);
@@ -185,7 +187,8 @@ public final class AeronTransport implements AutoCloseable
     /**
      * One duty cycle at a known time.
      *
-     * @param handler       receives each message, reassembled when Aeron fragmented it.
+     * @param handler       receives each message, reassembled when Aeron fragmented it; the same handler on every
+     *                      call.
      * @param fragmentLimit most fragments to read from each inbox subscription.
      * @param nowNs         {@link System#nanoTime()} of the caller's duty cycle.
      * @return work done.
@@ -194,7 +197,7 @@ public final class AeronTransport implements AutoCloseable
     {
         int workCount = 0;
         final FragmentHandler assembler = assembler(handler);
-        workCount += ipcInbox.poll(assembler, fragmentLimit);
+        workCount += ipcInbox.poll(ipcNeedsAssembly ? assembler : handler, fragmentLimit);
         if (udpInbox != null)
         {
             workCount += udpInbox.poll(assembler, fragmentLimit);

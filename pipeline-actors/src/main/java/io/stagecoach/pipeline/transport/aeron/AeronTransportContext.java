@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.logbuffer.LogBufferDescriptor;
+import io.aeron.protocol.DataHeaderFlyweight;
 
 /**
  * Configuration of an {@link AeronTransport}, Aeron style: setters return this, {@link #conclude()} validates.
@@ -39,6 +40,7 @@ public final class AeronTransportContext
     private int udpTermLengthBytes = DEFAULT_UDP_TERM_LENGTH_BYTES;
     private int udpMtuBytes = DEFAULT_UDP_MTU_BYTES;
     private long livenessCheckIntervalNs = TimeUnit.MILLISECONDS.toNanos(50);
+    private int largestOfferBytes = 64 * 1024;
     private TransportListener listener;
 
     /**
@@ -295,6 +297,31 @@ public final class AeronTransportContext
     {
         this.livenessCheckIntervalNs = intervalNs;
         return this;
+    }
+
+    /**
+     * @return the largest message the owner may offer whole; larger ones must be cut to fit a frame.
+     */
+    public int largestOfferBytes()
+    {
+        return largestOfferBytes;
+    }
+
+    /**
+     * @param lengthBytes the largest message the owner may offer whole (and Aeron fragment): it decides whether
+     *                    IPC messages need reassembly. When every IPC message fits one frame the IPC inbox is
+     *                    polled without a fragment assembler.
+     * @return this.
+     */
+    public AeronTransportContext largestOfferBytes(final int lengthBytes)
+    {
+        this.largestOfferBytes = lengthBytes;
+        return this;
+    }
+
+    boolean ipcNeedsAssembly()
+    {
+        return largestOfferBytes > ipcMtuBytes - DataHeaderFlyweight.HEADER_LENGTH;
     }
 
     /**
