@@ -540,8 +540,8 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
      */
     private int emit(final Peer peer, final SendOperation send)
     {
-        final int type = send.packedBytes <= settings.eagerThresholdBytes() &&
-            peer.eagerCreditBytes >= WireSender.eagerLength(send.packedBytes) ? MessageType.EAGER : MessageType.RTS;
+        final int type =
+            WireSender.protocolFor(send.packedBytes, settings.eagerThresholdBytes(), peer.eagerCreditBytes);
         final int result;
         try
         {

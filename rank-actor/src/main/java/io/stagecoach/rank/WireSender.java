@@ -54,6 +54,21 @@ final class WireSender
         return EnvelopeFlyweight.HEADER_LENGTH + (int)packedBytes;
     }
 
+    /**
+     * The protocol of a send: eager when its packed bytes are within the threshold and its whole EAGER frame
+     * fits the eager credit left at the destination, rendezvous otherwise.
+     *
+     * @param packedBytes         of the message.
+     * @param eagerThresholdBytes largest message sent eagerly.
+     * @param eagerCreditBytes    credit left at the destination.
+     * @return {@link MessageType#EAGER} or {@link MessageType#RTS}.
+     */
+    static int protocolFor(final long packedBytes, final int eagerThresholdBytes, final long eagerCreditBytes)
+    {
+        return packedBytes <= eagerThresholdBytes && eagerCreditBytes >= eagerLength(packedBytes) ?
+            MessageType.EAGER : MessageType.RTS;
+    }
+
     int sendEnvelope(final Peer peer, final SendOperation send, final int type, final long sequence)
     {
         final int length = type == MessageType.EAGER ? eagerLength(send.packedBytes) : EnvelopeFlyweight.HEADER_LENGTH;
