@@ -59,7 +59,7 @@ class DeviceBufferTest
         "host, device, 100000, false", "device, host, 100000, false", "device, device, 100000, false",
         "device, device, 300, true", "device, host, 50000, true", "host, device, 50000, true",
         "device, device, 0, false", "device, device, 511, false", "device, device, 512, false",
-        "device, device, 513, false" })
+        "device, device, 513, false", "device, device, 200000, false", "host, device, 200000, true" })
     void shouldMoveDataBetweenHostAndDeviceMemory(
         final String from, final String to, final int doubles, final boolean strided)
     {

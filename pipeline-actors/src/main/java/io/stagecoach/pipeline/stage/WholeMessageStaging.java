@@ -8,6 +8,8 @@ import io.stagecoach.device.DeviceEvent;
 import io.stagecoach.device.DevicePacker;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.DeviceStream;
+import io.stagecoach.device.pool.BufferPool;
+import io.stagecoach.device.pool.BufferSlot;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.StagingPath;
 import io.stagecoach.protocol.datatype.CompiledType;
@@ -16,12 +18,19 @@ import io.stagecoach.protocol.datatype.CompiledType;
  * Stages whole messages through pinned host memory: the device's pack kernel writes the packed stream straight into
  * mapped pinned memory (one copy for a contiguous type), and the unpack kernel reads it from there. One stream per
  * device keeps the staging of one rank in order; each staging records its own event and completes when the device
- * layer reports it.
+ * layer reports it. Messages up to a vbuf slot take a slot of a pool of pinned buffers opened once; larger ones,
+ * or any while the pool is empty, get pinned memory of their own.
  */
 public final class WholeMessageStaging implements StagingPath
 {
+    /** Slots of the vbuf pool. */
+    public static final int VBUF_SLOTS = 8;
+    /** Bytes of one vbuf slot. */
+    public static final long VBUF_SLOT_BYTES = 1024 * 1024;
+
     private final DeviceRuntime runtime;
     private final DeviceStream[] streams;
+    private final BufferPool vbufs;
 
     /**
      * @param runtime the device layer of this process.
@@ -30,6 +39,7 @@ public final class WholeMessageStaging implements StagingPath
     {
         this.runtime = runtime;
         this.streams = new DeviceStream[runtime.deviceCount()];
+        this.vbufs = BufferPool.openVbufs(runtime, VBUF_SLOTS, VBUF_SLOT_BYTES);
     }
 
     /**
@@ -37,6 +47,14 @@ public final class WholeMessageStaging implements StagingPath
      */
     public PackedHostBuffer allocate(final long packedBytes)
     {
+        if (packedBytes <= vbufs.slotBytes())
+        {
+            final BufferSlot slot = vbufs.tryAcquire();
+            if (slot != null)
+            {
+                return new PackedHostBuffer(slot.address(), packedBytes, slot::release);
+            }
+        }
         final Allocation pinned = runtime.allocatePinned(Math.max(1, packedBytes));
         return new PackedHostBuffer(pinned.address(), packedBytes, pinned::free);
     }
@@ -116,10 +134,11 @@ public final class WholeMessageStaging implements StagingPath
     }
 
     /**
-     * Closes the streams.
+     * Closes the streams and the vbuf pool.
      */
     public synchronized void close()
     {
+        vbufs.close();
         for (int i = 0; i < streams.length; i++)
         {
             if (streams[i] != null)
