@@ -23,6 +23,8 @@
 #   STAGECOACH_IDLE=       stagecoach.idle for our ranks (backoff | yield | spin; empty: the default)
 #   STAGECOACH=bin/stagecoach            the launcher to run our ranks with (e.g. a bundle's bin/stagecoach)
 #   STAGECOACH_RUN_OPTS=   extra options for `stagecoach run`, e.g. "-cp DIR" or "-J-Xmx2g"
+#   NICE=-20               scheduling priority of every measured program, ours and the peers alike (-20 as root,
+#                          0 otherwise): on a shared machine it keeps other builds from preempting them
 #   SKIP_BUILD=1           do not run Maven (use the jars already in the target directories)
 #   MVN_ARGS="-o"          extra Maven arguments, e.g. offline
 # Output: benchmarks/target/p2p/ (every raw output, table.md)
@@ -46,6 +48,7 @@ read -r -a run_opts <<< "${STAGECOACH_RUN_OPTS:-}"
 target="benchmarks/target"
 results="${target}/p2p"
 peer_binary="${target}/peers/osu_p2p"
+if [[ "$(id -u)" -eq 0 ]]; then NICE="${NICE:--20}"; else NICE="${NICE:-0}"; fi
 jvm_opens=(--add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED)
 
 log() { echo "p2p: $*" >&2; }
@@ -98,7 +101,7 @@ mpi() {
         as_root=(--allow-run-as-root)
         export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     fi
-    mpirun "${as_root[@]}" -n 2 "${peer_binary}" "$@"
+    nice -n "${NICE}" mpirun "${as_root[@]}" -n 2 "${peer_binary}" "$@"
 }
 
 ours() {
@@ -106,7 +109,7 @@ ours() {
     if [[ -n "${STAGECOACH_IDLE}" ]]; then
         idle=(-J "-Dstagecoach.idle=${STAGECOACH_IDLE}")
     fi
-    "${STAGECOACH}" run -n 2 ${idle[@]+"${idle[@]}"} ${run_opts[@]+"${run_opts[@]}"} "$@"
+    nice -n "${NICE}" "${STAGECOACH}" run -n 2 ${idle[@]+"${idle[@]}"} ${run_opts[@]+"${run_opts[@]}"} "$@"
 }
 
 # Ping and Pong as two processes on one standalone driver shaped like the launcher's node driver (one shared
@@ -116,14 +119,14 @@ aeron_ping_pong() {
     jar="$(aeron_jar)"
     dir="/dev/shm/stagecoach-p2p-aeron-$$"
     local props=(-Daeron.dir="${dir}" -Daeron.sample.ping.channel=aeron:ipc -Daeron.sample.pong.channel=aeron:ipc)
-    java "${jvm_opens[@]}" -cp "${jar}" -Daeron.dir="${dir}" -Daeron.threading.mode=SHARED \
+    nice -n "${NICE}" java "${jvm_opens[@]}" -cp "${jar}" -Daeron.dir="${dir}" -Daeron.threading.mode=SHARED \
         -Daeron.dir.delete.on.start=true -Daeron.dir.delete.on.shutdown=true io.aeron.driver.MediaDriver \
         >/dev/null 2>&1 &
     driver=$!
     sleep 2
-    java "${jvm_opens[@]}" -cp "${jar}" "${props[@]}" io.aeron.samples.Pong >/dev/null 2>&1 &
+    nice -n "${NICE}" java "${jvm_opens[@]}" -cp "${jar}" "${props[@]}" io.aeron.samples.Pong >/dev/null 2>&1 &
     pong=$!
-    echo n | java "${jvm_opens[@]}" -cp "${jar}" "${props[@]}" -Daeron.sample.messageLength="${LAT_BYTES}" \
+    echo n | nice -n "${NICE}" java "${jvm_opens[@]}" -cp "${jar}" "${props[@]}" -Daeron.sample.messageLength="${LAT_BYTES}" \
         -Daeron.sample.messages="${AERON_MESSAGES}" -Daeron.sample.warmup.messages=10000 \
         -Daeron.sample.warmup.iterations=3 io.aeron.samples.Ping || true
     kill "${pong}" 2>/dev/null || true
@@ -133,7 +136,7 @@ aeron_ping_pong() {
 }
 
 aeron_embedded_ping_pong() {
-    echo n | java "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="/dev/shm/stagecoach-p2p-aeron-emb-$$" \
+    echo n | nice -n "${NICE}" java "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="/dev/shm/stagecoach-p2p-aeron-emb-$$" \
         -Daeron.sample.ping.channel=aeron:ipc -Daeron.sample.pong.channel=aeron:ipc \
         -Daeron.sample.idleStrategy="${AERON_IDLE}" -Daeron.sample.messageLength="${LAT_BYTES}" \
         -Daeron.sample.messages="${AERON_MESSAGES}" -Daeron.sample.warmup.messages=10000 \
@@ -141,7 +144,7 @@ aeron_embedded_ping_pong() {
 }
 
 aeron_ipc_throughput() {
-    timeout -s INT 8 java "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="/dev/shm/stagecoach-p2p-aeron-thr-$$" \
+    timeout -s INT 8 nice -n "${NICE}" java "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="/dev/shm/stagecoach-p2p-aeron-thr-$$" \
         -Daeron.sample.messageLength="${BW_BYTES}" io.aeron.samples.EmbeddedIpcThroughput || true
 }
 
@@ -285,11 +288,13 @@ build_peer
 build_java
 mkdir -p "${results}"
 rm -f "${results}"/*.txt
+load_before="$(cut -d ' ' -f 1-3 /proc/loadavg)"
 for run in $(seq 1 "${RUNS}"); do
     run_all "${run}"
 done
 {
     echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) CPUs, $(java -version 2>&1 | head -n 1), $(mpirun --version | head -n 1)"
+    echo "== commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)${STAGECOACH_HOME:+, bundle ${STAGECOACH_HOME}$(cat "${STAGECOACH_HOME}/BUILD" 2>/dev/null | sed 's/^/ /')}, nice ${NICE}, load average ${load_before} before and $(cut -d ' ' -f 1-3 /proc/loadavg) after"
     echo "== medians of ${RUNS} runs; raw outputs in ${results}/"
     echo
     print_table
