@@ -186,21 +186,26 @@ final class Packer
     {
         if (pack)
         {
-            Memory.copy(typedBase, typed, packedBase, packed, lengthBytes);
+            gather(typedBase, typed, lengthBytes, packedBase, packed, lengthBytes, lengthBytes, 1);
         }
         else
         {
-            Memory.copy(packedBase, packed, typedBase, typed, lengthBytes);
+            gather(packedBase, packed, lengthBytes, typedBase, typed, lengthBytes, lengthBytes, 1);
         }
     }
 
     /**
-     * Copies n blocks of lengthBytes from src + e * srcStride to dst + e * dstStride.
+     * Copies n blocks of lengthBytes from src + e * srcStride to dst + e * dstStride, natively where
+     * {@link NativeCopier#takes} says so.
      */
     static void gather(final Object srcBase, final long src, final long srcStride, final Object dstBase,
         final long dst, final long dstStride, final long lengthBytes, final long n)
     {
-        if (srcStride == lengthBytes && dstStride == lengthBytes)
+        if (NativeCopier.takes(srcBase, dstBase, lengthBytes, n))
+        {
+            NativeCopier.gather(srcBase, src, srcStride, dstBase, dst, dstStride, lengthBytes, n);
+        }
+        else if (srcStride == lengthBytes && dstStride == lengthBytes)
         {
             Memory.copy(srcBase, src, dstBase, dst, lengthBytes * n);
         }
