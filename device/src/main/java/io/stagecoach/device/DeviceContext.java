@@ -46,7 +46,7 @@ public final class DeviceContext
     private Path emulatedDirectory = defaultEmulatedDirectory();
     private int emulatedWorkerThreads = Integer.parseInt(setting("stagecoach.device.emulated.workers", "2"));
     private boolean completionThread = true;
-    private IdleStrategy completionIdleStrategy = new BackoffIdleStrategy(64, 16, 1_000, 50_000);
+    private IdleStrategy completionIdleStrategy = new BackoffIdleStrategy(64, 16, 1_000, 20_000);
     private int completionQueueCapacity = 64 * 1024;
     private int launchCacheEntries = 256;
     private boolean concluded;

@@ -56,8 +56,8 @@ public final class StagecoachContext
     private Duration connectTimeout = Duration.ofMillis(longSetting("stagecoach.connect.timeout.ms", 30_000));
     private Duration livenessTimeout = Duration.ofMillis(longSetting("stagecoach.liveness.timeout.ms", 1_000));
     private IdleMode idleMode = IdleMode.parse(setting("stagecoach.idle", "backoff"));
-    private long awaitMaxParkNs = 1_000_000;
-    private long progressMaxParkNs = 250_000;
+    private long awaitMaxParkNs = longSetting("stagecoach.await.max.park.ns", 20_000);
+    private long progressMaxParkNs = longSetting("stagecoach.progress.max.park.ns", 250_000);
     private int ipcTermLengthBytes = intSetting(
         "stagecoach.ipc.term.length", AeronTransportContext.DEFAULT_IPC_TERM_LENGTH_BYTES);
     private int ipcMtuBytes = intSetting("stagecoach.ipc.mtu", AeronTransportContext.DEFAULT_IPC_MTU_BYTES);
