@@ -14,8 +14,10 @@ import io.stagecoach.protocol.datatype.CompiledType;
  * from there. The pipelined stage actors (pack, device-to-host, wire, host-to-device, unpack over chunks, each chunk
  * in a different stage) implement the same contract chunk by chunk.
  * <p>
- * Methods are called from the rank's actor or progress thread and never block: completions arrive on a device
- * thread through the returned stages.
+ * The asynchronous methods are called from the rank's actor or progress thread and never block: completions arrive
+ * on a device thread through the returned stages. The {@code Now} methods are for messages small enough that a
+ * hand-off to another thread would cost more than the device work: they stage on the calling thread, polling the
+ * device's completion, and return once the data is where it belongs.
  */
 public interface StagingPath extends AutoCloseable
 {
@@ -53,6 +55,36 @@ public interface StagingPath extends AutoCloseable
      * @return completes once the data is in device memory.
      */
     CompletionStage<Void> unpackToDevice(
+        PackedHostBuffer packed, long lengthBytes, long deviceAddress, int device, long count, CompiledType type);
+
+    /**
+     * Packs {@code count} instances of a datatype in device memory into new host memory on the calling thread,
+     * polling the device until the packed bytes are in host memory.
+     *
+     * @param deviceAddress displacement 0 of the typed buffer.
+     * @param device        ordinal of the device that holds it.
+     * @param count         instances.
+     * @param type          compiled form of the datatype.
+     * @param packedBytes   {@code count * type.size()}.
+     * @return the packed bytes, which the caller releases once sent.
+     * @throws RuntimeException when the device fails or does not finish within the path's timeout.
+     */
+    PackedHostBuffer packToHostNow(long deviceAddress, int device, long count, CompiledType type, long packedBytes);
+
+    /**
+     * Unpacks the first {@code lengthBytes} of a packed stream in host memory into device memory on the calling
+     * thread, polling the device until the data is in device memory, then releases the host memory (whether or not
+     * the unpack succeeded).
+     *
+     * @param packed        the packed bytes.
+     * @param lengthBytes   bytes of it that arrived.
+     * @param deviceAddress displacement 0 of the typed buffer.
+     * @param device        ordinal of the device that holds it.
+     * @param count         instances the typed buffer holds.
+     * @param type          compiled form of the datatype.
+     * @throws RuntimeException when the device fails or does not finish within the path's timeout.
+     */
+    void unpackToDeviceNow(
         PackedHostBuffer packed, long lengthBytes, long deviceAddress, int device, long count, CompiledType type);
 
     /**

@@ -290,6 +290,19 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             send.releaseStaged();
             return;
         }
+        if (send.state == SendOperation.STAGING && send.packedBytes <= settings.eagerThresholdBytes())
+        {
+            try
+            {
+                send.staged = staging.packNow(send);
+                send.state = SendOperation.READY;
+            }
+            catch (final RuntimeException ex)
+            {
+                fail(send.request, ex);
+                return;
+            }
+        }
         send.transferId = nextTransferId++;
         if (peer.pending.isEmpty() && send.state == SendOperation.READY)
         {
@@ -1086,8 +1099,20 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     {
         if (receive.staging != null)
         {
-            staging.stageIn(receive);
-            return;
+            if (receive.receivedBytes > settings.eagerThresholdBytes())
+            {
+                staging.stageIn(receive);
+                return;
+            }
+            try
+            {
+                staging.unpackNow(receive);
+            }
+            catch (final RuntimeException ex)
+            {
+                fail(receive.request, ex);
+                return;
+            }
         }
         completeReceive(receive);
     }
@@ -1342,11 +1367,35 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         }
     }
 
+    StagingRequests staging()
+    {
+        return staging;
+    }
+
     /**
-     * Receives device staging work from the engine; implemented by the rank actor.
+     * Device staging work of the engine. Messages up to the eager threshold are staged on the engine's thread
+     * ({@link #packNow}, {@link #unpackNow}): a hand-off to another thread and back costs more than the device work.
+     * Larger ones are handed to the rank actor ({@link #stageOut}, {@link #stageIn}), whose completion comes back as
+     * an engine command.
      */
     interface StagingRequests
     {
+        /**
+         * Packs a device send buffer into host memory on the calling thread.
+         *
+         * @param send in state STAGING.
+         * @return the packed bytes.
+         */
+        PackedHostBuffer packNow(SendOperation send);
+
+        /**
+         * Unpacks a received message from its host staging memory into the device buffer on the calling thread, and
+         * releases the staging memory.
+         *
+         * @param receive with all its bytes in {@link ReceiveOperation#staging}.
+         */
+        void unpackNow(ReceiveOperation receive);
+
         /**
          * @param packedBytes size of a message bound for device memory.
          * @return host memory to receive it into.

@@ -1,5 +1,6 @@
 package io.stagecoach.rank;
 
+import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -103,6 +104,40 @@ class DeviceBufferTest
     }
 
     @Test
+    void shouldStageSmallDeviceMessagesOnTheEngineThreadAndLargeOnesThroughTheActor() throws Exception
+    {
+        final ActorStaging sender = actorStaging(job.rank(0));
+        final ActorStaging receiver = actorStaging(job.rank(1));
+        final int smallDoubles = THRESHOLD / 8;
+        final Allocation from = device.allocate(0, 8 * 100_000);
+        final Allocation to = device.allocate(1, 8 * 100_000);
+        try
+        {
+            final long sentBefore = sender.actorStagings();
+            final long receivedBefore = receiver.actorStagings();
+            for (int i = 0; i < 20; i++)
+            {
+                final Request receive = job.rank(1).irecv(to, smallDoubles, Datatype.DOUBLE, 0, 11);
+                job.rank(0).isend(from, smallDoubles, Datatype.DOUBLE, 1, 11).await(TIMEOUT);
+                assertEquals(smallDoubles, receive.await(TIMEOUT).count());
+            }
+            assertEquals(sentBefore, sender.actorStagings(), "small sends were staged without the actor");
+            assertEquals(receivedBefore, receiver.actorStagings(), "small receives were staged without the actor");
+
+            final Request receive = job.rank(1).irecv(to, 100_000, Datatype.DOUBLE, 0, 12);
+            job.rank(0).isend(from, 100_000, Datatype.DOUBLE, 1, 12).await(TIMEOUT);
+            assertEquals(100_000, receive.await(TIMEOUT).count());
+            assertEquals(sentBefore + 1, sender.actorStagings(), "a large send goes through the actor");
+            assertEquals(receivedBefore + 1, receiver.actorStagings(), "a large receive goes through the actor");
+        }
+        finally
+        {
+            from.free();
+            to.free();
+        }
+    }
+
+    @Test
     void shouldDetectDeviceMemoryFromARawAddressOnce()
     {
         final Allocation memory = device.allocate(1, 4096);
@@ -137,6 +172,13 @@ class DeviceBufferTest
         assertTrue(freed.status().error().getMessage().contains("was freed"), freed::toString);
         final Request freedAddress = job.rank(0).isend(address, 16, 4, Datatype.INT, 1, 9);
         assertTrue(freedAddress.status().error().getMessage().contains("freed"), freedAddress::toString);
+    }
+
+    private static ActorStaging actorStaging(final Communicator rank) throws ReflectiveOperationException
+    {
+        final Field engine = Communicator.class.getDeclaredField("engine");
+        engine.setAccessible(true);
+        return (ActorStaging)((ProgressEngine)engine.get(rank)).staging();
     }
 
     /**

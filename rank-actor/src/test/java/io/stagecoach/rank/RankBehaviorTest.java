@@ -138,6 +138,20 @@ class RankBehaviorTest
             throw new UnsupportedOperationException();
         }
 
+        public PackedHostBuffer packToHostNow(
+            final long deviceAddress, final int device, final long count, final CompiledType type,
+            final long packedBytes)
+        {
+            throw new UnsupportedOperationException();
+        }
+
+        public void unpackToDeviceNow(
+            final PackedHostBuffer packed, final long lengthBytes, final long deviceAddress, final int device,
+            final long count, final CompiledType type)
+        {
+            throw new UnsupportedOperationException();
+        }
+
         public void close()
         {
         }

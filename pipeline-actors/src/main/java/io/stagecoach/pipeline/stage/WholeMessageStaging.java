@@ -2,6 +2,7 @@ package io.stagecoach.pipeline.stage;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 
 import io.stagecoach.device.Allocation;
 import io.stagecoach.device.DeviceEvent;
@@ -20,6 +21,10 @@ import io.stagecoach.protocol.datatype.CompiledType;
  * device keeps the staging of one rank in order; each staging records its own event and completes when the device
  * layer reports it. Messages up to a vbuf slot take a slot of a pool of pinned buffers opened once; larger ones,
  * or any while the pool is empty, get pinned memory of their own.
+ * <p>
+ * The {@code Now} variants enqueue the same work and spin on the event's completion on the calling thread, for at
+ * most the inline timeout; if the device has not finished by then the call fails, and the host memory is released
+ * only once the device is done with it.
  */
 public final class WholeMessageStaging implements StagingPath
 {
@@ -28,15 +33,33 @@ public final class WholeMessageStaging implements StagingPath
     /** Bytes of one vbuf slot. */
     public static final long VBUF_SLOT_BYTES = 1024 * 1024;
 
+    /** How long the {@code Now} variants wait for the device by default. */
+    public static final long DEFAULT_INLINE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+
     private final DeviceRuntime runtime;
     private final DeviceStream[] streams;
     private final BufferPool vbufs;
+    private final long inlineTimeoutNs;
 
     /**
      * @param runtime the device layer of this process.
      */
     public WholeMessageStaging(final DeviceRuntime runtime)
     {
+        this(runtime, DEFAULT_INLINE_TIMEOUT_NS);
+    }
+
+    /**
+     * @param runtime         the device layer of this process.
+     * @param inlineTimeoutNs how long the {@code Now} variants wait for the device before they fail.
+     */
+    public WholeMessageStaging(final DeviceRuntime runtime, final long inlineTimeoutNs)
+    {
+        if (inlineTimeoutNs <= 0)
+        {
+            throw new IllegalArgumentException("inline staging timeout " + inlineTimeoutNs + " ns must be positive");
+        }
+        this.inlineTimeoutNs = inlineTimeoutNs;
         this.runtime = runtime;
         this.streams = new DeviceStream[runtime.deviceCount()];
         this.vbufs = BufferPool.openVbufs(runtime, VBUF_SLOTS, VBUF_SLOT_BYTES);
@@ -134,6 +157,86 @@ public final class WholeMessageStaging implements StagingPath
     }
 
     /**
+     * {@inheritDoc}
+     */
+    public PackedHostBuffer packToHostNow(
+        final long deviceAddress, final int device, final long count, final CompiledType type, final long packedBytes)
+    {
+        final PackedHostBuffer packed = allocate(packedBytes);
+        final DeviceEvent event;
+        try
+        {
+            final DevicePacker packer = runtime.packer(type, device);
+            final DeviceStream stream = stream(device);
+            event = runtime.createEvent(device);
+            try
+            {
+                synchronized (stream)
+                {
+                    packer.pack(stream, deviceAddress, count, 0, packedBytes, packed.address());
+                    stream.record(event);
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                event.close();
+                throw ex;
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            packed.release();
+            throw new StagingException("packing " + count + " x " + type + " (" + packedBytes + " bytes) from device " +
+                device + " to host failed: " + ex.getMessage(), ex);
+        }
+        awaitInline(event, packed, "packing " + count + " x " + type + " (" + packedBytes + " bytes) from device " +
+            device + " to host");
+        return packed;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void unpackToDeviceNow(
+        final PackedHostBuffer packed,
+        final long lengthBytes,
+        final long deviceAddress,
+        final int device,
+        final long count,
+        final CompiledType type)
+    {
+        final DeviceEvent event;
+        try
+        {
+            final DevicePacker packer = runtime.packer(type, device);
+            final DeviceStream stream = stream(device);
+            event = runtime.createEvent(device);
+            try
+            {
+                synchronized (stream)
+                {
+                    packer.unpack(stream, packed.address(), count, 0, lengthBytes, deviceAddress);
+                    stream.record(event);
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                event.close();
+                throw ex;
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            packed.release();
+            throw new StagingException("unpacking " + lengthBytes + " bytes of " + count + " x " + type +
+                " from host to device " + device + " failed: " + ex.getMessage(), ex);
+        }
+        awaitInline(event, packed, "unpacking " + lengthBytes + " bytes of " + count + " x " + type +
+            " from host to device " + device);
+        packed.release();
+    }
+
+    /**
      * Closes the streams and the vbuf pool.
      */
     public synchronized void close()
@@ -158,6 +261,35 @@ public final class WholeMessageStaging implements StagingPath
             streams[device] = stream;
         }
         return stream;
+    }
+
+    private void awaitInline(final DeviceEvent event, final PackedHostBuffer packed, final String what)
+    {
+        final long startNs = System.nanoTime();
+        try
+        {
+            while (!event.isComplete())
+            {
+                if (System.nanoTime() - startNs > inlineTimeoutNs)
+                {
+                    whenDone(event).whenComplete((done, error) -> packed.release());
+                    throw new StagingException(what + " did not finish within the inline staging timeout of " +
+                        TimeUnit.NANOSECONDS.toMillis(inlineTimeoutNs) + " ms", null);
+                }
+                Thread.onSpinWait();
+            }
+        }
+        catch (final StagingException ex)
+        {
+            throw ex;
+        }
+        catch (final RuntimeException ex)
+        {
+            event.close();
+            packed.release();
+            throw new StagingException(what + " failed: " + ex.getMessage(), ex);
+        }
+        event.close();
     }
 
     private CompletableFuture<DeviceEvent> whenDone(final DeviceEvent event)
