@@ -14,11 +14,12 @@
  *
  * Iterations and warm-up follow OMB: 10000 + 100 up to 8 KiB, 1000 + 10 above (latency), 100 + 10 and
  * 20 + 2 windows of 64 (bandwidth); halo 1000 + 10 for faces up to 64 KiB, 200 + 10 above. --iterations and
- * --skip override them. Every size and face is checked once after its timed loop: the received bytes must
+ * --skip override them. Before the first size, the same untimed warm-up as the Java programs' JIT warm-up runs
+ * (--warm-up round trips of 8 B and a hundredth as many of 64 KiB; 0 turns it off), so both sides do the same work. Every size and face is checked once after its timed loop: the received bytes must
  * be the ones sent. Progress goes to stderr.
  *
  * Usage: mpirun -n 2 osu_p2p latency|bw|bibw|halo [--min-size B] [--max-size B] [--iterations N]
- *                              [--skip N] [--window N] [--grids 128,256]
+ *                              [--skip N] [--window N] [--grids 128,256] [--warm-up N]
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -32,6 +33,8 @@
 #define LARGE_FACE_BYTES 65536
 #define ACK_TAG 101
 #define FIELD_WIDTH 18
+#define WARM_UP_TAG 31000
+#define WARM_UP_LARGE_BYTES 65536
 
 typedef struct
 {
@@ -43,6 +46,7 @@ typedef struct
     int window;
     int grids[MAX_GRIDS];
     int grid_count;
+    long warm_up;
 } options;
 
 static int rank;
@@ -84,11 +88,11 @@ static void parse_grids(options *opts, const char *text)
 
 static options parse_options(int argc, char **argv)
 {
-    options opts = { NULL, 1, 4L << 20, 0, -1, 64, { 128, 256 }, 2 };
+    options opts = { NULL, 1, 4L << 20, 0, -1, 64, { 128, 256 }, 2, 20000 };
     if (argc < 2)
     {
         fail("usage", "osu_p2p latency|bw|bibw|halo [--min-size B] [--max-size B] [--iterations N] "
-            "[--skip N] [--window N] [--grids 128,256]");
+            "[--skip N] [--window N] [--grids 128,256] [--warm-up N]");
     }
     opts.test = argv[1];
     if (strcmp(opts.test, "latency") != 0 && strcmp(opts.test, "bw") != 0 && strcmp(opts.test, "bibw") != 0 &&
@@ -127,6 +131,10 @@ static options parse_options(int argc, char **argv)
         else if (strcmp(name, "--grids") == 0)
         {
             parse_grids(&opts, value);
+        }
+        else if (strcmp(name, "--warm-up") == 0)
+        {
+            opts.warm_up = parse_long(name, value, 0, 100000000);
         }
         else
         {
@@ -189,6 +197,40 @@ static void check(const char *buffer, long size, int seed, const char *test)
     }
 }
 
+static void ping_pong(char *s_buf, char *r_buf, int bytes, long times)
+{
+    for (long i = 0; i < times; i++)
+    {
+        if (rank == 0)
+        {
+            MPI_Send(s_buf, bytes, MPI_CHAR, 1, WARM_UP_TAG, MPI_COMM_WORLD);
+            MPI_Recv(r_buf, bytes, MPI_CHAR, 1, WARM_UP_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        else
+        {
+            MPI_Recv(r_buf, bytes, MPI_CHAR, 0, WARM_UP_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(s_buf, bytes, MPI_CHAR, 0, WARM_UP_TAG, MPI_COMM_WORLD);
+        }
+    }
+}
+
+static void warm_up(const options *opts)
+{
+    char *s_buf = allocate(WARM_UP_LARGE_BYTES);
+    char *r_buf = allocate(WARM_UP_LARGE_BYTES);
+    clear(s_buf, WARM_UP_LARGE_BYTES);
+    ping_pong(s_buf, r_buf, 8, opts->warm_up);
+    ping_pong(s_buf, r_buf, WARM_UP_LARGE_BYTES, opts->warm_up / 100);
+    free(s_buf);
+    free(r_buf);
+}
+
+static void print_warm_up(const options *opts)
+{
+    printf("# Warm-up before timing: %ld round trips of 8 B and %ld of %d B, untimed\n", opts->warm_up,
+        opts->warm_up / 100, WARM_UP_LARGE_BYTES);
+}
+
 static void print_title(const char *title)
 {
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -218,6 +260,7 @@ static void run_latency(const options *opts)
     if (rank == 0)
     {
         print_title("Latency Test");
+        print_warm_up(opts);
         printf("%-*s%*s\n", 10, "# Size", FIELD_WIDTH, "Avg Latency(us)");
         fflush(stdout);
     }
@@ -306,6 +349,7 @@ static void run_bandwidth(const options *opts, int bidirectional)
     if (rank == 0)
     {
         print_title(bidirectional ? "Bi-Directional Bandwidth Test" : "Bandwidth Test");
+        print_warm_up(opts);
         printf("# Window size %d\n", opts->window);
         printf("%-*s%*s\n", 10, "# Size", FIELD_WIDTH, "Bandwidth (MB/s)");
         fflush(stdout);
@@ -477,6 +521,7 @@ static void run_halo(const options *opts)
         return;
     }
     print_title("Halo Face Latency Test");
+    print_warm_up(opts);
     printf("# float arrays, x fastest; rank 0 sends plane N-2 into rank 1's plane 0, rank 1 sends plane 1 back\n");
     for (int f = 0; f < 3; f++)
     {
@@ -502,6 +547,7 @@ int main(int argc, char **argv)
     {
         fail("needs exactly 2 ranks", argv[0]);
     }
+    warm_up(&opts);
     if (strcmp(opts.test, "latency") == 0)
     {
         run_latency(&opts);

@@ -10,6 +10,7 @@ import io.stagecoach.rank.Request;
  * MB/s (10^6 bytes per second) for each power-of-two size.
  * <pre>
  * stagecoach run -n 2 bw [H|D H|D] [--min-size 1] [--max-size 4194304] [--window 64] [--iterations N] [--skip N]
+ *                        [--warm-up ROUND_TRIPS]
  * </pre>
  * Windows as OMB: 100 after 10 warm-up up to 8 KiB, 20 after 2 above. The received bytes are checked once per size.
  */
@@ -50,6 +51,8 @@ public final class Bandwidth
     private void run()
     {
         report.title("Bandwidth Test", options, rank.deviceDescription());
+        report.comment(JitWarmUp.describe(options.warmUpRoundTrips()));
+        JitWarmUp.run(rank, options.warmUpRoundTrips());
         report.comment("Window size " + options.window());
         report.columns("Bandwidth (MB/s)");
         final long length = Math.max(options.maxSizeBytes(), ACK_BYTES);

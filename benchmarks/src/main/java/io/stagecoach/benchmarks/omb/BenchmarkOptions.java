@@ -7,9 +7,11 @@ import java.util.List;
  * The command line of the OMB-style programs, shaped like OMB's own:
  * <pre>
  * [H|D H|D] [--min-size BYTES] [--max-size BYTES] [--iterations N] [--skip N] [--window N] [--grids 128,256]
+ *         [--warm-up ROUND_TRIPS]
  * </pre>
  * The two letters name where rank 0's and rank 1's buffers live (host or device memory), default {@code H H}.
- * Iterations and skips left out follow OMB's counts for each size.
+ * Iterations and skips left out follow OMB's counts for each size. {@code --warm-up} sets the untimed JIT warm-up
+ * before the first size ({@link JitWarmUp}; 0 turns it off).
  */
 final class BenchmarkOptions
 {
@@ -24,6 +26,7 @@ final class BenchmarkOptions
     private long skip = -1;
     private int window = 64;
     private int[] grids = { 128, 256 };
+    private long warmUpRoundTrips = 20_000;
 
     static BenchmarkOptions parse(final String program, final String[] args)
     {
@@ -60,8 +63,9 @@ final class BenchmarkOptions
             case "--skip" -> skip = parseLong(name, value, 0, Integer.MAX_VALUE);
             case "--window" -> window = (int)parseLong(name, value, 1, MAX_WINDOW);
             case "--grids" -> grids = parseGrids(value);
+            case "--warm-up" -> warmUpRoundTrips = parseLong(name, value, 0, 100_000_000);
             default -> throw new IllegalArgumentException(program + ": unknown option " + name +
-                " (expected [H|D H|D] --min-size, --max-size, --iterations, --skip, --window, --grids)");
+                " (expected [H|D H|D] --min-size, --max-size, --iterations, --skip, --window, --grids, --warm-up)");
         }
     }
 
@@ -116,6 +120,11 @@ final class BenchmarkOptions
     int[] grids()
     {
         return grids.clone();
+    }
+
+    long warmUpRoundTrips()
+    {
+        return warmUpRoundTrips;
     }
 
     boolean anyDevice()

@@ -10,6 +10,7 @@ import io.stagecoach.rank.Request;
  * MB/s (10^6 bytes per second) for each power-of-two size.
  * <pre>
  * stagecoach run -n 2 bibw [H|D H|D] [--min-size 1] [--max-size 4194304] [--window 64] [--iterations N] [--skip N]
+ *                        [--warm-up ROUND_TRIPS]
  * </pre>
  * Windows as OMB: 100 after 10 warm-up up to 8 KiB, 20 after 2 above. The received bytes are checked once per size.
  */
@@ -48,6 +49,8 @@ public final class BiBandwidth
     private void run()
     {
         report.title("Bi-Directional Bandwidth Test", options, rank.deviceDescription());
+        report.comment(JitWarmUp.describe(options.warmUpRoundTrips()));
+        JitWarmUp.run(rank, options.warmUpRoundTrips());
         report.comment("Window size " + options.window());
         report.columns("Bandwidth (MB/s)");
         try (RankBuffer sendBuffer = rank.allocate(options.maxSizeBytes());

@@ -14,6 +14,7 @@ import io.stagecoach.rank.Communicator;
  * Reported per face as the average one-way time (half the round trip) in microseconds.
  * <pre>
  * stagecoach run -n 2 halo [H|D H|D] [--grids 128,256] [--iterations N] [--skip N]
+ *                        [--warm-up ROUND_TRIPS]
  *   X face: vector(NY*NZ, 1, NX, FLOAT)   Y face: vector(NZ, NX, NX*NY, FLOAT)   Z face: contiguous(NX*NY, FLOAT)
  * </pre>
  * Iterations: 1000 for faces up to 64 KiB, 200 above, after 10 warm-up. Each ghost plane is checked against the
@@ -56,6 +57,7 @@ public final class Halo
         final int[] grids = options.grids();
         final HaloFace[] faces = HaloFace.values();
         final double[][] oneWayUs = new double[faces.length][grids.length];
+        JitWarmUp.run(rank, options.warmUpRoundTrips());
         for (int g = 0; g < grids.length; g++)
         {
             final int n = grids[g];
@@ -147,6 +149,7 @@ public final class Halo
     private void printTables(final int[] grids, final double[][] oneWayUs)
     {
         report.title("Halo Face Latency Test", options, rank.deviceDescription());
+        report.comment(JitWarmUp.describe(options.warmUpRoundTrips()));
         report.comment("float arrays, x fastest; rank 0 sends plane N-2 into rank 1's plane 0, rank 1 sends plane 1 " +
             "back");
         for (final HaloFace face : HaloFace.values())

@@ -8,6 +8,7 @@ import io.stagecoach.rank.Communicator;
  * power-of-two size, reported as the average one-way time (half the round trip) in microseconds.
  * <pre>
  * stagecoach run -n 2 latency [H|D H|D] [--min-size 1] [--max-size 4194304] [--iterations N] [--skip N]
+ *                        [--warm-up ROUND_TRIPS]
  * </pre>
  * Iterations as OMB: 10000 after 100 warm-up up to 8 KiB, 1000 after 10 above. The received bytes are checked once
  * per size after the timed loop.
@@ -46,6 +47,8 @@ public final class Latency
     private void run()
     {
         report.title("Latency Test", options, rank.deviceDescription());
+        report.comment(JitWarmUp.describe(options.warmUpRoundTrips()));
+        JitWarmUp.run(rank, options.warmUpRoundTrips());
         report.columns("Avg Latency(us)");
         try (RankBuffer sendBuffer = rank.allocate(options.maxSizeBytes());
             RankBuffer receiveBuffer = rank.allocate(options.maxSizeBytes()))

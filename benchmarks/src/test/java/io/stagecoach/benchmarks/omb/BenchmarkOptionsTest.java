@@ -22,6 +22,15 @@ class BenchmarkOptionsTest
         assertEquals(4L << 20, options.maxSizeBytes());
         assertEquals(64, options.window());
         assertArrayEquals(new int[]{ 128, 256 }, options.grids());
+        assertEquals(20_000, options.warmUpRoundTrips());
+    }
+
+    @Test
+    void shouldTurnTheJitWarmUpOff()
+    {
+        final BenchmarkOptions options = BenchmarkOptions.parse("halo", new String[]{ "D", "D", "--warm-up", "0" });
+
+        assertEquals(0, options.warmUpRoundTrips());
     }
 
     @Test
