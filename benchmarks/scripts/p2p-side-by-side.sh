@@ -25,9 +25,12 @@
 #   STAGECOACH_RUN_OPTS=   extra options for `stagecoach run`, e.g. "-cp DIR" or "-J-Xmx2g"
 #   NICE=-20               scheduling priority of every measured program, ours and the peers alike (-20 as root,
 #                          0 otherwise): on a shared machine it keeps other builds from preempting them
+#   MPI=1                  run the Open MPI peer (0: leave it out, e.g. on a machine without MPI)
+#   JAVA=java              the java for the Aeron samples (default: java on the PATH, else the bundle's)
 #   SKIP_BUILD=1           do not run Maven (use the jars already in the target directories)
 #   MVN_ARGS="-o"          extra Maven arguments, e.g. offline
-# Output: benchmarks/target/p2p/ (every raw output, table.md)
+#   RESULTS=benchmarks/target/p2p        where the raw outputs and table.md go
+# Output: RESULTS (every raw output, table.md)
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -44,9 +47,11 @@ SPIN_LATENCY="${SPIN_LATENCY:-1}"
 AERON_MESSAGES="${AERON_MESSAGES:-100000}"
 STAGECOACH_IDLE="${STAGECOACH_IDLE:-}"
 STAGECOACH="${STAGECOACH:-bin/stagecoach}"
+MPI="${MPI:-1}"
+JAVA="${JAVA:-$(command -v java || echo "${STAGECOACH_HOME:-.bundle/stagecoach}/runtime/bin/java")}"
 read -r -a run_opts <<< "${STAGECOACH_RUN_OPTS:-}"
 target="benchmarks/target"
-results="${target}/p2p"
+results="${RESULTS:-${target}/p2p}"
 peer_binary="${target}/peers/osu_p2p"
 if [[ "$(id -u)" -eq 0 ]]; then NICE="${NICE:--20}"; else NICE="${NICE:-0}"; fi
 jvm_opens=(--add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED)
@@ -82,7 +87,8 @@ build_java() {
 aeron_jar() {
     {
         [[ -f "${target}/benchmarks.classpath" ]] && tr ':' '\n' < "${target}/benchmarks.classpath"
-        ls node-agent/target/lib/aeron-all-*.jar "${HOME}"/.m2/repository/io/aeron/aeron-all/*/aeron-all-*.jar 2>/dev/null
+        ls node-agent/target/lib/aeron-all-*.jar "${STAGECOACH_HOME:-.bundle/stagecoach}"/lib/aeron-all-*.jar \
+            "${HOME}"/.m2/repository/io/aeron/aeron-all/*/aeron-all-*.jar 2>/dev/null
     } | awk '/\/aeron-all-[0-9.]*\.jar$/ && !found { print; found = 1 }'
 }
 
@@ -119,14 +125,14 @@ aeron_ping_pong() {
     jar="$(aeron_jar)"
     dir="/dev/shm/stagecoach-p2p-aeron-$$"
     local props=(-Daeron.dir="${dir}" -Daeron.sample.ping.channel=aeron:ipc -Daeron.sample.pong.channel=aeron:ipc)
-    nice -n "${NICE}" java "${jvm_opens[@]}" -cp "${jar}" -Daeron.dir="${dir}" -Daeron.threading.mode=SHARED \
+    nice -n "${NICE}" "${JAVA}" "${jvm_opens[@]}" -cp "${jar}" -Daeron.dir="${dir}" -Daeron.threading.mode=SHARED \
         -Daeron.dir.delete.on.start=true -Daeron.dir.delete.on.shutdown=true io.aeron.driver.MediaDriver \
         >/dev/null 2>&1 &
     driver=$!
     sleep 2
-    nice -n "${NICE}" java "${jvm_opens[@]}" -cp "${jar}" "${props[@]}" io.aeron.samples.Pong >/dev/null 2>&1 &
+    nice -n "${NICE}" "${JAVA}" "${jvm_opens[@]}" -cp "${jar}" "${props[@]}" io.aeron.samples.Pong >/dev/null 2>&1 &
     pong=$!
-    echo n | nice -n "${NICE}" java "${jvm_opens[@]}" -cp "${jar}" "${props[@]}" -Daeron.sample.messageLength="${LAT_BYTES}" \
+    echo n | nice -n "${NICE}" "${JAVA}" "${jvm_opens[@]}" -cp "${jar}" "${props[@]}" -Daeron.sample.messageLength="${LAT_BYTES}" \
         -Daeron.sample.messages="${AERON_MESSAGES}" -Daeron.sample.warmup.messages=10000 \
         -Daeron.sample.warmup.iterations=3 io.aeron.samples.Ping || true
     kill "${pong}" 2>/dev/null || true
@@ -136,7 +142,7 @@ aeron_ping_pong() {
 }
 
 aeron_embedded_ping_pong() {
-    echo n | nice -n "${NICE}" java "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="/dev/shm/stagecoach-p2p-aeron-emb-$$" \
+    echo n | nice -n "${NICE}" "${JAVA}" "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="/dev/shm/stagecoach-p2p-aeron-emb-$$" \
         -Daeron.sample.ping.channel=aeron:ipc -Daeron.sample.pong.channel=aeron:ipc \
         -Daeron.sample.idleStrategy="${AERON_IDLE}" -Daeron.sample.messageLength="${LAT_BYTES}" \
         -Daeron.sample.messages="${AERON_MESSAGES}" -Daeron.sample.warmup.messages=10000 \
@@ -144,7 +150,7 @@ aeron_embedded_ping_pong() {
 }
 
 aeron_ipc_throughput() {
-    timeout -s INT 8 nice -n "${NICE}" java "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="/dev/shm/stagecoach-p2p-aeron-thr-$$" \
+    timeout -s INT 8 nice -n "${NICE}" "${JAVA}" "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="/dev/shm/stagecoach-p2p-aeron-thr-$$" \
         -Daeron.sample.messageLength="${BW_BYTES}" io.aeron.samples.EmbeddedIpcThroughput || true
 }
 
@@ -207,12 +213,14 @@ run_all() {
         ours halo ${pair} --grids "${GRIDS}" > "${results}/ours-${tag}-halo-${run}.txt"
         first=0
     done
-    log "run ${run}: Open MPI"
-    # shellcheck disable=SC2046
-    mpi latency $(size_range "${LAT_BYTES}") > "${results}/mpi-latency-${run}.txt"
-    # shellcheck disable=SC2046
-    mpi bw $(size_range "${BW_BYTES}") > "${results}/mpi-bw-${run}.txt"
-    mpi halo --grids "${GRIDS}" > "${results}/mpi-halo-${run}.txt"
+    if [[ "${MPI}" == "1" ]]; then
+        log "run ${run}: Open MPI"
+        # shellcheck disable=SC2046
+        mpi latency $(size_range "${LAT_BYTES}") > "${results}/mpi-latency-${run}.txt"
+        # shellcheck disable=SC2046
+        mpi bw $(size_range "${BW_BYTES}") > "${results}/mpi-bw-${run}.txt"
+        mpi halo --grids "${GRIDS}" > "${results}/mpi-halo-${run}.txt"
+    fi
     log "run ${run}: raw Aeron IPC"
     aeron_ping_pong > "${results}/aeron-pingpong-${run}.txt"
     aeron_embedded_ping_pong > "${results}/aeron-embedded-${run}.txt"
@@ -283,8 +291,10 @@ print_table() {
     done
 }
 
-install_open_mpi
-build_peer
+if [[ "${MPI}" == "1" ]]; then
+    install_open_mpi
+    build_peer
+fi
 build_java
 mkdir -p "${results}"
 rm -f "${results}"/*.txt
@@ -293,7 +303,7 @@ for run in $(seq 1 "${RUNS}"); do
     run_all "${run}"
 done
 {
-    echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) CPUs, $(java -version 2>&1 | head -n 1), $(mpirun --version | head -n 1)"
+    echo "== $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) CPUs, $("${JAVA}" -version 2>&1 | head -n 1), $( (mpirun --version 2>/dev/null || echo no MPI) | head -n 1)"
     echo "== commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)${STAGECOACH_HOME:+, bundle ${STAGECOACH_HOME}$(cat "${STAGECOACH_HOME}/BUILD" 2>/dev/null | sed 's/^/ /')}, nice ${NICE}, load average ${load_before} before and $(cut -d ' ' -f 1-3 /proc/loadavg) after"
     echo "== medians of ${RUNS} runs; raw outputs in ${results}/"
     echo
