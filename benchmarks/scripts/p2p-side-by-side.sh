@@ -193,6 +193,16 @@ collect() {
 
 tag_of() { echo "$1" | tr -d ' ' ; }
 
+# Runs one measured program into a file; a failure is logged and leaves the file without a figure (n/a in the
+# table) instead of ending the whole comparison.
+measure() {
+    local file="$1"
+    shift
+    if ! "$@" > "${file}"; then
+        log "failed: $* (see ${file} and the log above)"
+    fi
+}
+
 run_all() {
     local run="$1" first=1
     IFS=',' read -r -a pairs <<< "${BUFFERS}"
@@ -201,30 +211,30 @@ run_all() {
         tag="$(tag_of "${pair}")"
         log "run ${run}: Stagecoach ${pair}"
         # shellcheck disable=SC2086
-        ours latency ${pair} $(size_range "${LAT_BYTES}") > "${results}/ours-${tag}-latency-${run}.txt"
+        measure "${results}/ours-${tag}-latency-${run}.txt" ours latency ${pair} $(size_range "${LAT_BYTES}")
         if [[ "${first}" == "1" && "${SPIN_LATENCY}" == "1" ]]; then
             # shellcheck disable=SC2086
-            STAGECOACH_IDLE=spin ours latency ${pair} $(size_range "${LAT_BYTES}") \
-                > "${results}/ours-${tag}-latency-spin-${run}.txt"
+            STAGECOACH_IDLE=spin measure "${results}/ours-${tag}-latency-spin-${run}.txt" \
+                ours latency ${pair} $(size_range "${LAT_BYTES}")
         fi
         # shellcheck disable=SC2086
-        ours bw ${pair} $(size_range "${BW_BYTES}") > "${results}/ours-${tag}-bw-${run}.txt"
+        measure "${results}/ours-${tag}-bw-${run}.txt" ours bw ${pair} $(size_range "${BW_BYTES}")
         # shellcheck disable=SC2086
-        ours halo ${pair} --grids "${GRIDS}" > "${results}/ours-${tag}-halo-${run}.txt"
+        measure "${results}/ours-${tag}-halo-${run}.txt" ours halo ${pair} --grids "${GRIDS}"
         first=0
     done
     if [[ "${MPI}" == "1" ]]; then
         log "run ${run}: Open MPI"
         # shellcheck disable=SC2046
-        mpi latency $(size_range "${LAT_BYTES}") > "${results}/mpi-latency-${run}.txt"
+        measure "${results}/mpi-latency-${run}.txt" mpi latency $(size_range "${LAT_BYTES}")
         # shellcheck disable=SC2046
-        mpi bw $(size_range "${BW_BYTES}") > "${results}/mpi-bw-${run}.txt"
-        mpi halo --grids "${GRIDS}" > "${results}/mpi-halo-${run}.txt"
+        measure "${results}/mpi-bw-${run}.txt" mpi bw $(size_range "${BW_BYTES}")
+        measure "${results}/mpi-halo-${run}.txt" mpi halo --grids "${GRIDS}"
     fi
     log "run ${run}: raw Aeron IPC"
-    aeron_ping_pong > "${results}/aeron-pingpong-${run}.txt"
-    aeron_embedded_ping_pong > "${results}/aeron-embedded-${run}.txt"
-    aeron_ipc_throughput > "${results}/aeron-throughput-${run}.txt"
+    measure "${results}/aeron-pingpong-${run}.txt" aeron_ping_pong
+    measure "${results}/aeron-embedded-${run}.txt" aeron_embedded_ping_pong
+    measure "${results}/aeron-throughput-${run}.txt" aeron_ipc_throughput
 }
 
 ratio() {
