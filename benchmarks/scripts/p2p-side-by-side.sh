@@ -172,9 +172,11 @@ aeron_one_way() {
     esac
 }
 
-# Aeron throughput reports: median MB/s over the one-second reports after the first.
+# Aeron throughput reports: median MB/s over the one-second reports, less the first (start) and the last (cut
+# short by the interrupt).
 aeron_mbs() {
-    awk '/^Duration/ { gsub(/ms|,/, "", $0); n++; if (n > 1 && $7 > 0) print $7 / ($2 / 1000) / 1e6 }' "$1" | median
+    awk '/^Duration/ { gsub(/ms|,/, "", $0); if ($7 > 0) v[++n] = $7 / ($2 / 1000) / 1e6 }
+        END { for (i = 2; i < n; i++) print v[i] }' "$1" | median
 }
 
 median() {
