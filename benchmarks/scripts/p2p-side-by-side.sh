@@ -159,6 +159,11 @@ omb_value() {
     awk -v size="$2" '!/^#/ && $1 == size { print $2; exit }' "$1"
 }
 
+# OMB table with --percentiles: the median (column 3) or 99th percentile (column 4) on the row of a size.
+omb_column() {
+    awk -v size="$2" -v column="$3" '!/^#/ && $1 == size { print $column; exit }' "$1"
+}
+
 # Halo table: the latency of a face and grid.
 halo_value() {
     awk -v face="$2" -v grid="$3" '/^# Face / { current = $3 } !/^#/ && current == face":" && $1 == grid { print $3; exit }' "$1"
@@ -213,11 +218,12 @@ run_all() {
         tag="$(tag_of "${pair}")"
         log "run ${run}: Stagecoach ${pair}"
         # shellcheck disable=SC2086
-        measure "${results}/ours-${tag}-latency-${run}.txt" ours latency ${pair} $(size_range "${LAT_BYTES}")
+        measure "${results}/ours-${tag}-latency-${run}.txt" ours latency ${pair} $(size_range "${LAT_BYTES}") \
+            --percentiles
         if [[ "${first}" == "1" && "${SPIN_LATENCY}" == "1" ]]; then
             # shellcheck disable=SC2086
             STAGECOACH_IDLE=spin measure "${results}/ours-${tag}-latency-spin-${run}.txt" \
-                ours latency ${pair} $(size_range "${LAT_BYTES}")
+                ours latency ${pair} $(size_range "${LAT_BYTES}") --percentiles
         fi
         # shellcheck disable=SC2086
         measure "${results}/ours-${tag}-bw-${run}.txt" ours bw ${pair} $(size_range "${BW_BYTES}")
@@ -285,6 +291,12 @@ print_table() {
                 "$(collect "${results}/mpi-halo-*.txt" halo_value "${face}" "${grid}")" MPI 1 max "<= 1 x MPI"
         done
     done
+    echo
+    echo "Stagecoach ${pairs[0]} ${LAT_BYTES} B one-way latency, median and 99th percentile of the half round trips:" \
+        "idle ${STAGECOACH_IDLE:-backoff} $(collect "${results}/ours-${first}-latency-[0-9]*.txt" omb_column "${LAT_BYTES}" 3) us" \
+        "and $(collect "${results}/ours-${first}-latency-[0-9]*.txt" omb_column "${LAT_BYTES}" 4) us;" \
+        "idle spin $(collect "${results}/ours-${first}-latency-spin-*.txt" omb_column "${LAT_BYTES}" 3) us" \
+        "and $(collect "${results}/ours-${first}-latency-spin-*.txt" omb_column "${LAT_BYTES}" 4) us."
     echo
     echo "Raw Aeron IPC: latency = Ping/Pong (two processes, busy spin, one SHARED backing-off driver), mean of" \
         "RTT/2 ${lat_aeron} us, p50 of RTT/2 $(collect "${results}/aeron-pingpong-*.txt" aeron_one_way p50) us;" \

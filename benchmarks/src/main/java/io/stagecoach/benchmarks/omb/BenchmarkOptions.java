@@ -7,17 +7,19 @@ import java.util.List;
  * The command line of the OMB-style programs, shaped like OMB's own:
  * <pre>
  * [H|D H|D] [--min-size BYTES] [--max-size BYTES] [--iterations N] [--skip N] [--window N] [--grids 128,256]
- *         [--warm-up ROUND_TRIPS]
+ *         [--warm-up ROUND_TRIPS] [--percentiles]
  * </pre>
  * The two letters name where rank 0's and rank 1's buffers live (host or device memory), default {@code H H}.
  * Iterations and skips left out follow OMB's counts for each size. {@code --warm-up} sets the untimed JIT warm-up
- * before the first size ({@link JitWarmUp}; 0 turns it off).
+ * before the first size ({@link JitWarmUp}; 0 turns it off). {@code --percentiles} (latency only) adds the median and
+ * the 99th percentile of the half round trips to OMB's average.
  */
 final class BenchmarkOptions
 {
     static final int MAX_WINDOW = 1024;
     static final long MAX_SIZE_BYTES = 1L << 30;
     static final int MAX_GRID = 1024;
+    static final String PERCENTILES = "--percentiles";
 
     private MemoryLocation[] locations = { MemoryLocation.HOST, MemoryLocation.HOST };
     private long minSizeBytes = 1;
@@ -27,6 +29,7 @@ final class BenchmarkOptions
     private int window = 64;
     private int[] grids = { 128, 256 };
     private long warmUpRoundTrips = 20_000;
+    private boolean percentiles;
 
     static BenchmarkOptions parse(final String program, final String[] args)
     {
@@ -37,13 +40,20 @@ final class BenchmarkOptions
             options.locations = new MemoryLocation[]{ MemoryLocation.parse(args[0]), MemoryLocation.parse(args[1]) };
             i = 2;
         }
-        for (; i < args.length; i += 2)
+        while (i < args.length)
         {
+            if (PERCENTILES.equals(args[i]))
+            {
+                options.percentiles = true;
+                i++;
+                continue;
+            }
             if (i + 1 >= args.length)
             {
                 throw new IllegalArgumentException(program + ": option " + args[i] + " needs a value");
             }
             options.set(program, args[i], args[i + 1]);
+            i += 2;
         }
         if (options.minSizeBytes > options.maxSizeBytes)
         {
@@ -65,7 +75,8 @@ final class BenchmarkOptions
             case "--grids" -> grids = parseGrids(value);
             case "--warm-up" -> warmUpRoundTrips = parseLong(name, value, 0, 100_000_000);
             default -> throw new IllegalArgumentException(program + ": unknown option " + name +
-                " (expected [H|D H|D] --min-size, --max-size, --iterations, --skip, --window, --grids, --warm-up)");
+                " (expected [H|D H|D] --min-size, --max-size, --iterations, --skip, --window, --grids, --warm-up, " +
+                PERCENTILES + ")");
         }
     }
 
@@ -125,6 +136,11 @@ final class BenchmarkOptions
     long warmUpRoundTrips()
     {
         return warmUpRoundTrips;
+    }
+
+    boolean percentiles()
+    {
+        return percentiles;
     }
 
     boolean anyDevice()

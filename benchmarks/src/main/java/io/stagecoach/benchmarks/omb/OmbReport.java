@@ -47,14 +47,24 @@ final class OmbReport
         print("# " + text);
     }
 
-    void columns(final String valueName)
+    void columns(final String... valueNames)
     {
-        print(String.format(Locale.ROOT, "%-" + SIZE_WIDTH + "s%" + FIELD_WIDTH + "s", "# Size", valueName));
+        final StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-" + SIZE_WIDTH + "s", "# Size"));
+        for (final String name : valueNames)
+        {
+            line.append(String.format(Locale.ROOT, "%" + FIELD_WIDTH + "s", name));
+        }
+        print(line.toString());
     }
 
-    void row(final long sizeBytes, final double value)
+    void row(final long sizeBytes, final double... values)
     {
-        print(String.format(Locale.ROOT, "%-" + SIZE_WIDTH + "d%" + FIELD_WIDTH + ".2f", sizeBytes, value));
+        final StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-" + SIZE_WIDTH + "d", sizeBytes));
+        for (final double value : values)
+        {
+            line.append(String.format(Locale.ROOT, "%" + FIELD_WIDTH + ".2f", value));
+        }
+        print(line.toString());
     }
 
     void print(final String line)

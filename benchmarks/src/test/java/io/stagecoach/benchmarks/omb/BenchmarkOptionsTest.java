@@ -26,6 +26,19 @@ class BenchmarkOptionsTest
     }
 
     @Test
+    void shouldTakePercentilesAsAFlagAnywhere()
+    {
+        final BenchmarkOptions first = BenchmarkOptions.parse("latency", new String[]{ "--percentiles", "--max-size",
+            "8" });
+        final BenchmarkOptions last = BenchmarkOptions.parse("latency", new String[]{ "D", "H", "--percentiles" });
+
+        assertTrue(first.percentiles());
+        assertEquals(8, first.maxSizeBytes());
+        assertTrue(last.percentiles());
+        assertFalse(BenchmarkOptions.parse("latency", new String[0]).percentiles());
+    }
+
+    @Test
     void shouldTurnTheJitWarmUpOff()
     {
         final BenchmarkOptions options = BenchmarkOptions.parse("halo", new String[]{ "D", "D", "--warm-up", "0" });
