@@ -377,6 +377,19 @@ public final class CompiledType
         return "CompiledType{" + name + ", nodes=" + nodeCount + "}";
     }
 
+    private static void copyContiguous(final Object srcBase, final long src, final Object dstBase, final long dst,
+        final long lengthBytes)
+    {
+        if (NativeCopier.takesContiguous(srcBase, dstBase, lengthBytes))
+        {
+            NativeCopier.gather(srcBase, src, lengthBytes, dstBase, dst, lengthBytes, lengthBytes, 1);
+        }
+        else
+        {
+            Memory.copy(srcBase, src, dstBase, dst, lengthBytes);
+        }
+    }
+
     private void transfer(final Object typedBase, final long typedAddress, final long count,
         final long packedOffset, final long lengthBytes, final Object packedBase, final long packedAddress,
         final boolean pack)
@@ -391,11 +404,11 @@ public final class CompiledType
             final long typed = typedAddress + code[OFFSET] + packedOffset;
             if (pack)
             {
-                Memory.copy(typedBase, typed, packedBase, packedAddress, lengthBytes);
+                copyContiguous(typedBase, typed, packedBase, packedAddress, lengthBytes);
             }
             else
             {
-                Memory.copy(packedBase, packedAddress, typedBase, typed, lengthBytes);
+                copyContiguous(packedBase, packedAddress, typedBase, typed, lengthBytes);
             }
             return;
         }
