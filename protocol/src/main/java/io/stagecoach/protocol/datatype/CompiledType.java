@@ -377,19 +377,6 @@ public final class CompiledType
         return "CompiledType{" + name + ", nodes=" + nodeCount + "}";
     }
 
-    private static void copyContiguous(final Object srcBase, final long src, final Object dstBase, final long dst,
-        final long lengthBytes)
-    {
-        if (NativeCopier.takesContiguous(srcBase, dstBase, lengthBytes))
-        {
-            NativeCopier.gather(srcBase, src, lengthBytes, dstBase, dst, lengthBytes, lengthBytes, 1);
-        }
-        else
-        {
-            Memory.copy(srcBase, src, dstBase, dst, lengthBytes);
-        }
-    }
-
     private void transfer(final Object typedBase, final long typedAddress, final long count,
         final long packedOffset, final long lengthBytes, final Object packedBase, final long packedAddress,
         final boolean pack)
@@ -404,11 +391,11 @@ public final class CompiledType
             final long typed = typedAddress + code[OFFSET] + packedOffset;
             if (pack)
             {
-                copyContiguous(typedBase, typed, packedBase, packedAddress, lengthBytes);
+                Memory.copy(typedBase, typed, packedBase, packedAddress, lengthBytes);
             }
             else
             {
-                copyContiguous(packedBase, packedAddress, typedBase, typed, lengthBytes);
+                Memory.copy(packedBase, packedAddress, typedBase, typed, lengthBytes);
             }
             return;
         }

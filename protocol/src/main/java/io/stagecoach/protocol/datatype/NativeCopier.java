@@ -22,7 +22,6 @@ final class NativeCopier
 {
     static final String PATH_PROPERTY = "stagecoach.datatype.hostPack";
     static final long MIN_ROW_BYTES = 64;
-    static final long MIN_CONTIGUOUS_BYTES = 16 * 1024;
     static final String LOAD_FAILURE;
     static final boolean ALWAYS;
     static final boolean FOR_ROWS;
@@ -56,15 +55,6 @@ final class NativeCopier
     static boolean takes(final Object srcBase, final Object dstBase, final long lengthBytes, final long n)
     {
         return ALWAYS || (FOR_ROWS && lengthBytes > MIN_ROW_BYTES && n > 1 && srcBase == null && dstBase == null);
-    }
-
-    /**
-     * Whether one contiguous copy of {@code lengthBytes} between off-heap buffers goes to the C library's
-     * {@code memcpy}: from tens of kilobytes on it is faster than {@code Unsafe.copyMemory} on this class of machine.
-     */
-    static boolean takesContiguous(final Object srcBase, final Object dstBase, final long lengthBytes)
-    {
-        return (ALWAYS || FOR_ROWS) && lengthBytes >= MIN_CONTIGUOUS_BYTES && srcBase == null && dstBase == null;
     }
 
     /**
