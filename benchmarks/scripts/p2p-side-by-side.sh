@@ -142,16 +142,22 @@ aeron_ping_pong() {
 }
 
 aeron_embedded_ping_pong() {
-    echo n | nice -n "${NICE}" "${JAVA}" "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="/dev/shm/stagecoach-p2p-aeron-emb-$$" \
+    local dir="/dev/shm/stagecoach-p2p-aeron-emb-$$"
+    echo n | nice -n "${NICE}" "${JAVA}" "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="${dir}" \
+        -Daeron.dir.delete.on.start=true -Daeron.dir.delete.on.shutdown=true \
         -Daeron.sample.ping.channel=aeron:ipc -Daeron.sample.pong.channel=aeron:ipc \
         -Daeron.sample.idleStrategy="${AERON_IDLE}" -Daeron.sample.messageLength="${LAT_BYTES}" \
         -Daeron.sample.messages="${AERON_MESSAGES}" -Daeron.sample.warmup.messages=10000 \
         -Daeron.sample.warmup.iterations=3 io.aeron.samples.EmbeddedPingPong || true
+    rm -rf "${dir}"
 }
 
 aeron_ipc_throughput() {
-    timeout -s INT 8 nice -n "${NICE}" "${JAVA}" "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="/dev/shm/stagecoach-p2p-aeron-thr-$$" \
+    local dir="/dev/shm/stagecoach-p2p-aeron-thr-$$"
+    timeout -s INT 8 nice -n "${NICE}" "${JAVA}" "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="${dir}" \
+        -Daeron.dir.delete.on.start=true -Daeron.dir.delete.on.shutdown=true \
         -Daeron.sample.messageLength="${BW_BYTES}" io.aeron.samples.EmbeddedIpcThroughput || true
+    rm -rf "${dir}"
 }
 
 # OMB table: the value on the row of a size.
