@@ -6,9 +6,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import io.aeron.logbuffer.FrameDescriptor;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.pipeline.transport.aeron.AeronTransportContext;
 import io.stagecoach.pipeline.transport.aeron.PeerAddress;
+import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 import io.stagecoach.rank.bootstrap.RendezvousClient;
@@ -102,10 +104,16 @@ public final class StagecoachContext
         {
             throw new IllegalArgumentException(peers.size() + " peer addresses given for " + size + " ranks");
         }
-        if (eagerThresholdBytes < 0 || eagerThresholdBytes > 1024 * 1024)
+        final int termLengthBytes = Math.min(ipcTermLengthBytes, udpTermLengthBytes);
+        final int maxThresholdBytes =
+            FrameDescriptor.computeMaxMessageLength(termLengthBytes) - EnvelopeFlyweight.HEADER_LENGTH;
+        if (eagerThresholdBytes < 0 || eagerThresholdBytes > maxThresholdBytes)
         {
             throw new IllegalArgumentException("eager threshold " + eagerThresholdBytes +
-                " bytes is outside [0, 1048576]");
+                " bytes is outside [0, " + maxThresholdBytes + "]: an EAGER message (" +
+                EnvelopeFlyweight.HEADER_LENGTH + "-byte envelope + payload) must fit the largest Aeron message " +
+                "of a " + termLengthBytes + "-byte term (an eighth of it); raise stagecoach.ipc.term.length and " +
+                "stagecoach.udp.term.length or lower the threshold");
         }
         final long smallestWindow = WireSender.eagerLength(eagerThresholdBytes);
         if (eagerWindowBytes < smallestWindow)

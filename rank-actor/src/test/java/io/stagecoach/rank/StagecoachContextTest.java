@@ -1,0 +1,74 @@
+package io.stagecoach.rank;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import io.stagecoach.protocol.datatype.Datatype;
+import io.stagecoach.protocol.wire.EnvelopeFlyweight;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class StagecoachContextTest
+{
+    private static final int MIB = 1024 * 1024;
+
+    @TempDir
+    Path directory;
+
+    private static StagecoachContext context()
+    {
+        return new StagecoachContext().rank(0).size(1).jobId("context-test").nodeName("node").useRendezvous(false);
+    }
+
+    @Test
+    void shouldRejectAnEagerThresholdWhoseMessageExceedsTheLargestAeronMessageOfTheTerm()
+    {
+        final int limit = MIB / 8 - EnvelopeFlyweight.HEADER_LENGTH;
+        final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+            () -> context().ipc(MIB, 65504).udp(MIB, 1408).eagerThresholdBytes(256 * 1024).conclude());
+        assertTrue(error.getMessage().contains("eager threshold 262144 bytes"), error.getMessage());
+        assertTrue(error.getMessage().contains("[0, " + limit + "]"), error.getMessage());
+        assertTrue(error.getMessage().contains("stagecoach.ipc.term.length"), error.getMessage());
+        assertEquals(limit, context().ipc(MIB, 65504).udp(MIB, 1408).eagerThresholdBytes(limit).conclude()
+            .eagerThresholdBytes());
+    }
+
+    @Test
+    void shouldTakeTheSmallerTermOfBothTransportsForTheEagerLimit()
+    {
+        final int limit = 4 * MIB / 8 - EnvelopeFlyweight.HEADER_LENGTH;
+        context().ipc(4 * MIB, 65504).udp(4 * MIB, 1408).eagerThresholdBytes(256 * 1024).eagerWindowBytes(MIB)
+            .conclude();
+        final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+            () -> context().ipc(16 * MIB, 65504).udp(4 * MIB, 1408).eagerThresholdBytes(limit + 1)
+                .eagerWindowBytes(4 * MIB).conclude());
+        assertTrue(error.getMessage().contains("[0, " + limit + "]"), error.getMessage());
+    }
+
+    @Test
+    void shouldSendAMessageOfTheLargestEagerThresholdEagerly()
+    {
+        final int limit = MIB / 8 - EnvelopeFlyweight.HEADER_LENGTH;
+        try (LocalJob job = LocalJob.start(directory, 2,
+            context -> context.eagerThresholdBytes(limit).eagerWindowBytes(MIB)))
+        {
+            final ByteBuffer out = ByteBuffer.allocateDirect(limit);
+            for (int i = 0; i < limit; i++)
+            {
+                out.put(i, (byte)(i * 31 + 7));
+            }
+            final ByteBuffer in = ByteBuffer.allocateDirect(limit);
+            final long eagerBefore = job.rank(0).engine().counters(1)[0];
+            final Request receive = job.rank(1).irecv(in, limit, Datatype.BYTE, 0, 3);
+            job.rank(0).isend(out, limit, Datatype.BYTE, 1, 3).await(Duration.ofSeconds(20));
+            assertEquals(limit, receive.await(Duration.ofSeconds(20)).count());
+            assertEquals(eagerBefore + 1, job.rank(0).engine().counters(1)[0]);
+            assertEquals(out, in);
+        }
+    }
+}
