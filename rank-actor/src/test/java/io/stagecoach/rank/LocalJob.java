@@ -51,10 +51,33 @@ final class LocalJob implements AutoCloseable
         final IntFunction<PeerAddress> addresses,
         final Consumer<StagecoachContext> configure)
     {
+        return start(directory, size, addresses, EmbeddedMediaDriver.CLIENT_LIVENESS_TIMEOUT_NS, configure);
+    }
+
+    /**
+     * Starts ranks on one node whose driver tolerates clients that go unscheduled for up to the given time.
+     */
+    static LocalJob start(
+        final Path directory,
+        final int size,
+        final long clientLivenessTimeoutNs,
+        final Consumer<StagecoachContext> configure)
+    {
+        return start(directory, size, rank -> PeerAddress.local("node"), clientLivenessTimeoutNs, configure);
+    }
+
+    private static LocalJob start(
+        final Path directory,
+        final int size,
+        final IntFunction<PeerAddress> addresses,
+        final long clientLivenessTimeoutNs,
+        final Consumer<StagecoachContext> configure)
+    {
         final String jobId = "test-" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet();
         final Path shm = Path.of("/dev/shm");
         final Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : directory;
-        final EmbeddedMediaDriver driver = EmbeddedMediaDriver.launch(base.resolve("stagecoach-" + jobId).toString());
+        final EmbeddedMediaDriver driver = EmbeddedMediaDriver.launch(
+            base.resolve("stagecoach-" + jobId).toString(), clientLivenessTimeoutNs);
         final List<PeerAddress> peers = new ArrayList<>();
         for (int i = 0; i < size; i++)
         {

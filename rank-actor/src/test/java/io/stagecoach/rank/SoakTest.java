@@ -57,7 +57,9 @@ class SoakTest
         System.out.println("SoakTest seed " + seed + " (rerun with -Dsoak.seed=" + seed + ")");
         final Plan plan = new Plan(seed);
         final long startNs = System.nanoTime();
-        try (LocalJob job = LocalJob.start(directory, RANKS, context -> { }))
+        // Four ranks and their threads share the machine with the build: a client conductor that goes unscheduled for
+        // a second must not get a live rank dropped, so the driver tolerates ten.
+        try (LocalJob job = LocalJob.start(directory, RANKS, TimeUnit.SECONDS.toNanos(10), context -> { }))
         {
             final ExecutorService threads = Executors.newFixedThreadPool(RANKS);
             final List<Future<Worker>> workers = new ArrayList<>();

@@ -40,6 +40,21 @@ public final class EmbeddedMediaDriver implements AutoCloseable
      */
     public static EmbeddedMediaDriver launch(final String directoryName)
     {
+        return launch(directoryName, CLIENT_LIVENESS_TIMEOUT_NS);
+    }
+
+    /**
+     * Launches a driver in a fresh directory, deleted on close, with a longer client liveness: for jobs on a machine
+     * so loaded that a client's conductor thread may go unscheduled for over a second, at the price of noticing a
+     * rank that stops that much later.
+     *
+     * @param directoryName           the driver's directory; an existing one is deleted first.
+     * @param clientLivenessTimeoutNs how long a client may go without a keep-alive; also the longest its conductor
+     *                                may go between duty cycles before the client closes itself.
+     * @return the running driver.
+     */
+    public static EmbeddedMediaDriver launch(final String directoryName, final long clientLivenessTimeoutNs)
+    {
         final MediaDriver.Context context = new MediaDriver.Context()
             .aeronDirectoryName(directoryName)
             .dirDeleteOnStart(true)
@@ -47,9 +62,10 @@ public final class EmbeddedMediaDriver implements AutoCloseable
             .threadingMode(ThreadingMode.SHARED)
             .sharedIdleStrategy(new BackoffIdleStrategy(64, 16, TimeUnit.MICROSECONDS.toNanos(1),
                 TimeUnit.MICROSECONDS.toNanos(100)))
-            .clientLivenessTimeoutNs(CLIENT_LIVENESS_TIMEOUT_NS)
+            .clientLivenessTimeoutNs(clientLivenessTimeoutNs)
             .imageLivenessTimeoutNs(IMAGE_LIVENESS_TIMEOUT_NS)
-            .publicationUnblockTimeoutNs(TimeUnit.SECONDS.toNanos(3))
+            .publicationUnblockTimeoutNs(
+                Math.max(TimeUnit.SECONDS.toNanos(3), clientLivenessTimeoutNs + TimeUnit.SECONDS.toNanos(2)))
             .publicationLingerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(200))
             .timerIntervalNs(TimeUnit.MILLISECONDS.toNanos(10))
             .termBufferSparseFile(true)
