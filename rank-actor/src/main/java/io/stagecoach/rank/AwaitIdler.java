@@ -3,18 +3,24 @@ package io.stagecoach.rank;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Idles a thread that waits on a request between duty cycles that found no work: spins, then yields, then parks for
- * exponentially longer, registered with the request so that its completion unparks it. One per wait, not shared.
+ * Idles a thread that waits on a request between duty cycles that found no work: spins for {@link #SPIN_NS}, yields
+ * until {@link #YIELD_UNTIL_NS} have passed, then parks for exponentially longer, registered with the request so
+ * that its completion unparks it. The phases are timed, not counted: a reply held up by a preempted peer for a few
+ * tens of microseconds must not cost the waiter a park, whose wake-up alone costs about as much again (timer slack).
+ * One per wait, not shared.
  */
 final class AwaitIdler
 {
-    private static final int SPINS = 200;
-    private static final int YIELDS = 100;
+    /** How long a waiter spins after its last useful duty cycle. */
+    static final long SPIN_NS = 50_000;
+    /** How long after its last useful duty cycle a waiter stops yielding and starts to park. */
+    static final long YIELD_UNTIL_NS = 500_000;
     private static final long MIN_PARK_NS = 1_000;
 
     private final IdleMode mode;
     private final long maxParkNs;
-    private int idleCycles;
+    private long idleSinceNs;
+    private boolean idle;
     private long parkNs = MIN_PARK_NS;
 
     AwaitIdler(final IdleMode mode, final long maxParkNs)
@@ -27,16 +33,27 @@ final class AwaitIdler
     {
         if (workCount > 0)
         {
-            idleCycles = 0;
+            idle = false;
             parkNs = MIN_PARK_NS;
             return;
         }
-        idleCycles++;
-        if (mode == IdleMode.SPIN || idleCycles <= SPINS)
+        if (mode == IdleMode.SPIN)
+        {
+            Thread.onSpinWait();
+            return;
+        }
+        final long nowNs = System.nanoTime();
+        if (!idle)
+        {
+            idle = true;
+            idleSinceNs = nowNs;
+        }
+        final long idleNs = nowNs - idleSinceNs;
+        if (idleNs < SPIN_NS)
         {
             Thread.onSpinWait();
         }
-        else if (mode == IdleMode.YIELD || idleCycles <= SPINS + YIELDS)
+        else if (mode == IdleMode.YIELD || idleNs < YIELD_UNTIL_NS)
         {
             Thread.yield();
         }

@@ -208,6 +208,14 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     }
 
     /**
+     * @return true while a waiting thread runs duty cycles itself.
+     */
+    boolean hasActiveWaiter()
+    {
+        return activeWaiters.get() > 0;
+    }
+
+    /**
      * @return true once every rank is reachable both ways.
      */
     boolean isWiredUp()

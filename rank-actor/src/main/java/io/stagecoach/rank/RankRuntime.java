@@ -19,7 +19,6 @@ import io.stagecoach.rank.bootstrap.RendezvousClient;
 import io.stagecoach.rank.bootstrap.RendezvousListener;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,8 +84,9 @@ final class RankRuntime
             error -> LOG.warn("rank {} Aeron client: {}", rank, error.toString()));
         engine.attach(transport);
         awaitWiredUp(directory);
-        progressRunner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, context.progressMaxParkNs()),
-            error -> LOG.error("rank {} progress thread", rank, error), null, new ProgressAgent(engine));
+        final ProgressAgent progressAgent = new ProgressAgent(engine);
+        progressRunner = new AgentRunner(progressAgent.idleStrategy(context.progressMaxParkNs()),
+            error -> LOG.error("rank {} progress thread", rank, error), null, progressAgent);
         AgentRunner.startOnThread(progressRunner);
         LOG.info("rank {} of {} is up (job {}, node {}, media driver {})", rank, context.size(), context.jobId(),
             context.nodeName(), directory);
