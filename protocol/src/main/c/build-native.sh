@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the native host packer (host_pack.c) into OUT/libstagecoach-host-pack.so when a C compiler and the JDK's
-# JNI headers are present; otherwise prints why and exits 0, and the Java copy loops are used.
+# Builds the native host library (host_pack.c: strided copies of the host pack; cross_memory.c: same-node reads of
+# another process's memory) into OUT/libstagecoach-native.so when a C compiler and the JDK's JNI headers are
+# present; otherwise prints why and exits 0: host packs then use the Java copy loops and same-node transfers the
+# shared log buffers.
 # Usage: build-native.sh --out DIR --java-home JDK   (CC overrides the compiler, CC=none skips the build)
 set -euo pipefail
 out="" java_home=""
@@ -14,13 +16,14 @@ done
 cc="${CC:-gcc}"
 include="${java_home}/include"
 if [[ "${cc}" == "none" ]] || ! command -v "${cc}" >/dev/null 2>&1; then
-    echo "build-native: no C compiler (${cc}), the host pack uses its Java copy loops"
+    echo "build-native: no C compiler (${cc}), no native host library"
     exit 0
 fi
 if [[ ! -f "${include}/jni.h" || "$(uname -s)" != "Linux" ]]; then
-    echo "build-native: no JNI headers at ${include} or not Linux, the host pack uses its Java copy loops"
+    echo "build-native: no JNI headers at ${include} or not Linux, no native host library"
     exit 0
 fi
+src="$(dirname "${BASH_SOURCE[0]}")"
 mkdir -p "${out}"
 "${cc}" -O2 -std=c11 -fPIC -shared -Wall -Wextra -Werror -I"${include}" -I"${include}/linux" \
-    -o "${out}/libstagecoach-host-pack.so" "$(dirname "${BASH_SOURCE[0]}")/host_pack.c"
+    -o "${out}/libstagecoach-native.so" "${src}/host_pack.c" "${src}/cross_memory.c"

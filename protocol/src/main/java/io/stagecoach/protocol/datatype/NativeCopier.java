@@ -1,15 +1,12 @@
 package io.stagecoach.protocol.datatype;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Locale;
+
+import io.stagecoach.protocol.host.NativeLibrary;
 
 /**
  * The native host packer: strided copies done by the C library's {@code memcpy} through one JNI call per strided
- * run, built from {@code src/main/c/host_pack.c} when the build found a C compiler and packaged as a resource.
+ * run, in the native host library ({@link NativeLibrary}, from {@code src/main/c/host_pack.c}).
  * On Java 17 a row of 0.5 to 1 KiB copies faster there than through {@code Unsafe.copyMemory} (see the host pack
  * section of docs/benchmarks.md).
  * <p>
@@ -26,8 +23,6 @@ final class NativeCopier
     static final boolean ALWAYS;
     static final boolean FOR_ROWS;
 
-    private static final String LIBRARY = "libstagecoach-host-pack.so";
-
     static
     {
         final String path = System.getProperty(PATH_PROPERTY, "auto").toLowerCase(Locale.ROOT);
@@ -36,7 +31,7 @@ final class NativeCopier
             throw new IllegalArgumentException(
                 PATH_PROPERTY + " must be auto, java or native, was " + System.getProperty(PATH_PROPERTY));
         }
-        LOAD_FAILURE = path.equals("java") ? "disabled by " + PATH_PROPERTY + "=java" : load();
+        LOAD_FAILURE = path.equals("java") ? "disabled by " + PATH_PROPERTY + "=java" : NativeLibrary.loadFailure();
         if (path.equals("native") && LOAD_FAILURE != null)
         {
             throw new IllegalStateException(PATH_PROPERTY + "=native but " + LOAD_FAILURE);
@@ -78,29 +73,6 @@ final class NativeCopier
     private static long arrayIndex(final Object base, final long offset)
     {
         return base == null ? offset : offset - Memory.BYTE_ARRAY_BASE_OFFSET;
-    }
-
-    private static String load()
-    {
-        final String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
-        final String resource = "linux-" + System.getProperty("os.arch") + "/" + LIBRARY;
-        try (InputStream in = os.startsWith("linux") ? NativeCopier.class.getResourceAsStream(resource) : null)
-        {
-            if (in == null)
-            {
-                return "the native host packer was not built for " + os + " " + System.getProperty("os.arch") +
-                    " (no resource " + resource + ")";
-            }
-            final Path file = Files.createTempFile("stagecoach-host-pack", ".so");
-            file.toFile().deleteOnExit();
-            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-            System.load(file.toAbsolutePath().toString());
-            return null;
-        }
-        catch (final IOException | UnsatisfiedLinkError | SecurityException ex)
-        {
-            return "the native host packer " + resource + " could not be loaded: " + ex;
-        }
     }
 
     private static native void gather0(byte[] srcArray, long src, long srcStride, byte[] dstArray, long dst,
