@@ -15,6 +15,8 @@ import org.agrona.MutableDirectBuffer;
  *   56 signature length (long)
  *   64 signature size bytes (long)
  *   72 payload (EAGER only)        packed bytes [0, packed bytes)
+ *   72 source pid (long)           RTS with {@link #FLAG_READABLE} only: the sender's process on this node
+ *   80 source address (long)       ... and where its packed bytes lie there, contiguous, until it is told ACK
  * </pre>
  */
 public final class EnvelopeFlyweight extends MessageHeaderFlyweight
@@ -25,6 +27,13 @@ public final class EnvelopeFlyweight extends MessageHeaderFlyweight
     public static final int SIGNATURE_LONGS = 3;
     /** Flag: the sender wants an {@link MessageType#ACK} when the message is matched (synchronous mode). */
     public static final int FLAG_SYNC = 0x1;
+    /**
+     * Flag of an RTS from a rank on the same node: its packed bytes lie contiguous in its memory at
+     * {@link #sourceAddress()} and the receiver may read them itself, then answer ACK instead of CTS.
+     */
+    public static final int FLAG_READABLE = 0x2;
+    /** Length of a {@link #FLAG_READABLE} RTS. */
+    public static final int READABLE_LENGTH = 88;
 
     static final int CONTEXT_OFFSET = 16;
     static final int TAG_OFFSET = 20;
@@ -32,6 +41,8 @@ public final class EnvelopeFlyweight extends MessageHeaderFlyweight
     static final int TRANSFER_OFFSET = 32;
     static final int PACKED_BYTES_OFFSET = 40;
     static final int SIGNATURE_OFFSET = 48;
+    static final int SOURCE_PID_OFFSET = 72;
+    static final int SOURCE_ADDRESS_OFFSET = 80;
 
     /**
      * {@inheritDoc}
@@ -213,7 +224,11 @@ public final class EnvelopeFlyweight extends MessageHeaderFlyweight
      */
     public int encodedLength()
     {
-        return type() == MessageType.EAGER ? HEADER_LENGTH + (int)packedBytes() : HEADER_LENGTH;
+        if (type() == MessageType.EAGER)
+        {
+            return HEADER_LENGTH + (int)packedBytes();
+        }
+        return (flags() & FLAG_READABLE) != 0 ? READABLE_LENGTH : HEADER_LENGTH;
     }
 
     private static int checkSignatureIndex(final int index)
@@ -224,5 +239,40 @@ public final class EnvelopeFlyweight extends MessageHeaderFlyweight
                 SIGNATURE_LONGS + ")");
         }
         return index;
+    }
+    /**
+     * @return the sender's process id ({@link #FLAG_READABLE} RTS only).
+     */
+    public long sourcePid()
+    {
+        return buffer.getLong(SOURCE_PID_OFFSET, ORDER);
+    }
+
+    /**
+     * @param pid the sender's process id.
+     * @return this.
+     */
+    public EnvelopeFlyweight sourcePid(final long pid)
+    {
+        buffer.putLong(SOURCE_PID_OFFSET, pid, ORDER);
+        return this;
+    }
+
+    /**
+     * @return where the packed bytes lie in the sender's process ({@link #FLAG_READABLE} RTS only).
+     */
+    public long sourceAddress()
+    {
+        return buffer.getLong(SOURCE_ADDRESS_OFFSET, ORDER);
+    }
+
+    /**
+     * @param address where the packed bytes lie in the sender's process.
+     * @return this.
+     */
+    public EnvelopeFlyweight sourceAddress(final long address)
+    {
+        buffer.putLong(SOURCE_ADDRESS_OFFSET, address, ORDER);
+        return this;
     }
 }

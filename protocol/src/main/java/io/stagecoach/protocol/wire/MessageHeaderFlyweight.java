@@ -215,6 +215,9 @@ public class MessageHeaderFlyweight
             case MessageType.EAGER:
                 return EnvelopeFlyweight.HEADER_LENGTH +
                     buffer.getLong(offset + EnvelopeFlyweight.PACKED_BYTES_OFFSET, ORDER);
+            case MessageType.RTS:
+                return (buffer.getShort(offset + FLAGS_OFFSET, ORDER) & EnvelopeFlyweight.FLAG_READABLE) != 0 ?
+                    EnvelopeFlyweight.READABLE_LENGTH : EnvelopeFlyweight.HEADER_LENGTH;
             case MessageType.DATA:
                 return DataFlyweight.HEADER_LENGTH +
                     (long)buffer.getInt(offset + DataFlyweight.PAYLOAD_LENGTH_OFFSET, ORDER);

@@ -90,5 +90,10 @@ public final class WireDump
             .append(" sig=[0x").append(Long.toHexString(envelope.signature(0)))
             .append(',').append(envelope.signature(1))
             .append(',').append(envelope.signature(2)).append(']');
+        if (envelope.type() == MessageType.RTS && (envelope.flags() & EnvelopeFlyweight.FLAG_READABLE) != 0)
+        {
+            text.append(" readable pid=").append(envelope.sourcePid())
+                .append(" at=0x").append(Long.toHexString(envelope.sourceAddress()));
+        }
     }
 }

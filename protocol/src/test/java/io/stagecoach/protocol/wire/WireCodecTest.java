@@ -67,6 +67,25 @@ class WireCodecTest
     }
 
     @Test
+    void shouldRoundTripReadableRtsWithTheSendersPidAndAddress()
+    {
+        final EnvelopeFlyweight rts = new EnvelopeFlyweight().wrap(buffer, OFFSET);
+        rts.header(MessageType.RTS, EnvelopeFlyweight.FLAG_READABLE | EnvelopeFlyweight.FLAG_SYNC);
+        rts.packedBytes(4 << 20).sourcePid(4242).sourceAddress(0x7F00_1234_5000L);
+        assertEquals(EnvelopeFlyweight.READABLE_LENGTH, rts.encodedLength());
+        assertNull(MessageHeaderFlyweight.validate(buffer, OFFSET, EnvelopeFlyweight.READABLE_LENGTH));
+        assertTrue(MessageHeaderFlyweight.validate(buffer, OFFSET, EnvelopeFlyweight.HEADER_LENGTH)
+            .contains("declares 88 bytes but has 72"));
+
+        final EnvelopeFlyweight decoder =
+            new EnvelopeFlyweight().wrap(buffer, OFFSET, EnvelopeFlyweight.READABLE_LENGTH);
+        assertEquals(4242, decoder.sourcePid());
+        assertEquals(0x7F00_1234_5000L, decoder.sourceAddress());
+        assertTrue(WireDump.describe(buffer, OFFSET, EnvelopeFlyweight.READABLE_LENGTH)
+            .contains("readable pid=4242 at=0x7f0012345000"));
+    }
+
+    @Test
     void shouldRoundTripClearToSend()
     {
         final ClearToSendFlyweight cts = new ClearToSendFlyweight().wrap(buffer, OFFSET);
