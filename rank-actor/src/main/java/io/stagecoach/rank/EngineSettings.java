@@ -14,6 +14,8 @@ import java.util.function.Consumer;
  * @param idleMode            how waiting threads idle.
  * @param awaitMaxParkNs      longest park of a waiting thread between duty cycles.
  * @param asyncErrorHandler   told of errors that no request can carry (a rejected eager message).
+ * @param sameNodeReads       whether a large message between ranks of one node is read by the receiver straight out
+ *                            of the sender's memory (one copy) rather than streamed through the log buffer.
  */
 record EngineSettings(
     int eagerThresholdBytes,
@@ -24,6 +26,7 @@ record EngineSettings(
     long peerCheckIntervalNs,
     IdleMode idleMode,
     long awaitMaxParkNs,
-    Consumer<Throwable> asyncErrorHandler)
+    Consumer<Throwable> asyncErrorHandler,
+    boolean sameNodeReads)
 {
 }

@@ -8,7 +8,8 @@ import io.stagecoach.protocol.wire.DataFlyweight;
 /**
  * What one rank knows of a peer (itself included): the publication to its inbox, sequence numbers both ways,
  * eager credit both ways, the sends waiting to go to it in order, the rendezvous transfers streaming to it, control
- * messages held back by back-pressure, and whether it is gone.
+ * messages held back by back-pressure, whether large messages from and to it may be read straight out of the
+ * sender's memory (same node), and whether it is gone.
  */
 final class Peer
 {
@@ -27,6 +28,7 @@ final class Peer
     long eagerCreditBytes;
     int owedCreditBytes;
     boolean closed;
+    boolean readable;
     String goneReason;
     long inboxLostAtNs = -1;
     String inboxLostReason;

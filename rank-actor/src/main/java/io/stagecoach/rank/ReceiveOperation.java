@@ -95,6 +95,15 @@ final class ReceiveOperation implements EngineCommand
         }
     }
 
+    /**
+     * @return where the whole packed message can be written contiguous in this process (the user buffer or the host
+     * staging memory of a device buffer); 0 when the receive type scatters it.
+     */
+    long readTarget()
+    {
+        return staging != null ? staging.address() : contiguousAddress;
+    }
+
     void releaseStaging()
     {
         if (staging != null)

@@ -28,6 +28,7 @@ final class SendOperation implements EngineCommand
     long receiverTransferId;
     long sentBytes;
     boolean finPending;
+    boolean readableOffered;
     PackedHostBuffer staged;
 
     SendOperation(
@@ -86,6 +87,15 @@ final class SendOperation implements EngineCommand
         {
             compiled.pack(buffer.baseAddress(), count, packedOffset, lengthBytes, dstAddress);
         }
+    }
+
+    /**
+     * @return where the whole packed message lies contiguous in this process (the user buffer or its host staging
+     * copy), for a same-node receiver to read; 0 when it does not.
+     */
+    long readableAddress()
+    {
+        return staged != null ? staged.address() : contiguousAddress;
     }
 
     void releaseStaged()

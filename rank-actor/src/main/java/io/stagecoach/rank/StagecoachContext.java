@@ -33,6 +33,8 @@ import io.stagecoach.rank.bootstrap.RendezvousClient;
  * <tr><td>stagecoach.connect.timeout.ms</td><td>30000</td><td>wait for every rank at start</td></tr>
  * <tr><td>stagecoach.liveness.timeout.ms</td><td>1000</td><td>grace for a peer whose inbox vanished</td></tr>
  * <tr><td>stagecoach.idle</td><td>backoff</td><td>how waiting threads idle: backoff, yield, spin</td></tr>
+ * <tr><td>stagecoach.same.node.reads</td><td>true</td><td>large same-node messages read from the sender's memory
+ * (one copy) instead of streamed through the log buffer</td></tr>
  * <tr><td>stagecoach.ipc.term.length, stagecoach.ipc.mtu</td><td>1 MiB, 65504</td><td>IPC streams</td></tr>
  * <tr><td>stagecoach.udp.term.length, stagecoach.udp.mtu</td><td>1 MiB, 1408</td><td>UDP streams</td></tr>
  * <tr><td>stagecoach.udp.host, stagecoach.udp.port.base</td><td>127.0.0.1, 40100</td><td>UDP inbox of rank r:
@@ -69,6 +71,7 @@ public final class StagecoachContext
     private String udpHost = setting("stagecoach.udp.host", "127.0.0.1");
     private int udpPortBase = intSetting("stagecoach.udp.port.base", 40100);
     private int streamIdBase = intSetting("stagecoach.stream.base", -1);
+    private boolean sameNodeReads = Boolean.parseBoolean(setting("stagecoach.same.node.reads", "true"));
     private DeviceRuntime deviceRuntime;
     private RendezvousClient rendezvousClient;
     private boolean useRendezvous = true;
@@ -485,6 +488,26 @@ public final class StagecoachContext
         return this;
     }
 
+    /**
+     * @return whether large messages between ranks of one node are read straight out of the sender's memory.
+     */
+    public boolean sameNodeReads()
+    {
+        return sameNodeReads;
+    }
+
+    /**
+     * @param reads true (the default) to let a receiver read a large message of a same-node sender straight out of
+     *              its memory ({@code process_vm_readv}: one copy, where the log buffer costs two), falling back to
+     *              the log buffer where the kernel refuses; false to always stream through the log buffer.
+     * @return this.
+     */
+    public StagecoachContext sameNodeReads(final boolean reads)
+    {
+        this.sameNodeReads = reads;
+        return this;
+    }
+
     EngineSettings engineSettings()
     {
         final long windowBytes = eagerWindowBytes;
@@ -497,7 +520,8 @@ public final class StagecoachContext
             10_000_000,
             idleMode,
             awaitMaxParkNs,
-            asyncErrorHandler != null ? asyncErrorHandler : ProgressEngine.loggingErrorHandler(rank));
+            asyncErrorHandler != null ? asyncErrorHandler : ProgressEngine.loggingErrorHandler(rank),
+            sameNodeReads);
     }
 
     AeronTransportContext transportContext(final List<PeerAddress> addresses, final String directoryName)

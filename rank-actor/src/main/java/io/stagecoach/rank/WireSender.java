@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 
 import io.aeron.Publication;
 import io.aeron.logbuffer.BufferClaim;
+import io.stagecoach.protocol.host.CrossMemory;
 import io.stagecoach.protocol.wire.AckFlyweight;
 import io.stagecoach.protocol.wire.ClearToSendFlyweight;
 import io.stagecoach.protocol.wire.DataFlyweight;
@@ -18,7 +19,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * Encodes outgoing messages straight into a peer's publication: a message that fits one Aeron frame is claimed
  * with {@code tryClaim} and its payload packed from the user buffer into the claimed term space (no intermediate
- * copy); a larger EAGER message is packed into a scratch buffer and offered, to be fragmented by Aeron. Every
+ * copy); a larger EAGER message is packed into a scratch buffer and offered, to be fragmented by Aeron. An RTS to a
+ * same-node peer says where the packed message lies, when it lies contiguous, so that the peer can read it. Every
  * message carries the eager credit owed to its destination. Back-pressure is a return value, never a wait.
  */
 final class WireSender
@@ -71,7 +73,9 @@ final class WireSender
 
     int sendEnvelope(final Peer peer, final SendOperation send, final int type, final long sequence)
     {
-        final int length = type == MessageType.EAGER ? eagerLength(send.packedBytes) : EnvelopeFlyweight.HEADER_LENGTH;
+        final boolean readable = type == MessageType.RTS && peer.readable && send.readableAddress() != 0;
+        final int length = type == MessageType.EAGER ? eagerLength(send.packedBytes) :
+            readable ? EnvelopeFlyweight.READABLE_LENGTH : EnvelopeFlyweight.HEADER_LENGTH;
         final boolean claimed = length <= peer.maxPayloadBytes;
         final MutableDirectBuffer buffer;
         final int offset;
@@ -92,7 +96,7 @@ final class WireSender
         }
         try
         {
-            writeEnvelope(peer, send, type, sequence, buffer, offset, length);
+            writeEnvelope(peer, send, type, readable, sequence, buffer, offset, length);
         }
         catch (final RuntimeException ex)
         {
@@ -226,19 +230,26 @@ final class WireSender
         final Peer peer,
         final SendOperation send,
         final int type,
+        final boolean readable,
         final long sequence,
         final MutableDirectBuffer buffer,
         final int offset,
         final int length)
     {
         envelope.wrap(buffer, offset, length);
-        start(envelope, type, send.synchronous ? EnvelopeFlyweight.FLAG_SYNC : 0, peer);
+        start(envelope, type, (send.synchronous ? EnvelopeFlyweight.FLAG_SYNC : 0) |
+            (readable ? EnvelopeFlyweight.FLAG_READABLE : 0), peer);
         envelope.contextId(send.contextId).tag(send.tag).sequence(sequence).transferId(send.transferId)
             .packedBytes(send.packedBytes)
             .signature(send.signature.hash, send.signature.length, send.signature.sizeBytes);
         if (type == MessageType.EAGER)
         {
             send.packInto(0, (int)send.packedBytes, buffer.addressOffset() + offset + EnvelopeFlyweight.HEADER_LENGTH);
+        }
+        else if (readable)
+        {
+            envelope.sourcePid(CrossMemory.pid()).sourceAddress(send.readableAddress());
+            send.readableOffered = true;
         }
     }
 
