@@ -88,7 +88,9 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     }
 
     /**
-     * Attaches the transport once connected; the engine sends nothing before.
+     * Attaches the transport once connected; the engine sends nothing before. Commands submitted before (a peer's
+     * death reported by the launcher, a stream lost while the transport connected) wait in the command queue and run
+     * here, in order.
      *
      * @param transport this rank's transport.
      */
@@ -99,9 +101,21 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         {
             attached[i] = new Peer(i, transport.publication(i), settings.eagerWindowBytes());
         }
-        this.peers = attached;
-        this.transport = transport;
-        this.nextPeerCheckNs = System.nanoTime();
+        while (!tryLock())
+        {
+            Thread.yield();
+        }
+        try
+        {
+            this.peers = attached;
+            this.transport = transport;
+            this.nextPeerCheckNs = System.nanoTime();
+            drainCommands();
+        }
+        finally
+        {
+            unlock();
+        }
     }
 
     public int rank()
@@ -130,7 +144,8 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     }
 
     /**
-     * Hands work to the engine and runs it at once when the lock is free.
+     * Hands work to the engine and runs it at once when the lock is free and the transport attached; before
+     * {@link #attach(AeronTransport)} it waits in the command queue.
      *
      * @param command to run in order with all other commands.
      */
@@ -140,14 +155,17 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         {
             try
             {
-                drainCommands();
-                command.execute(this);
+                if (peers != null)
+                {
+                    drainCommands();
+                    command.execute(this);
+                    return;
+                }
             }
             finally
             {
                 unlock();
             }
-            return;
         }
         commands.offer(command);
         if (tryLock())
@@ -462,6 +480,10 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
 
     private int drainCommands()
     {
+        if (peers == null)
+        {
+            return 0;
+        }
         int workCount = 0;
         EngineCommand command;
         while ((command = commands.poll()) != null)
