@@ -2,7 +2,6 @@ package io.stagecoach.rank;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,11 +13,6 @@ import io.aeron.logbuffer.Header;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.transport.aeron.AeronTransport;
 import io.stagecoach.pipeline.transport.aeron.TransportListener;
-import io.stagecoach.protocol.datatype.Datatype;
-import io.stagecoach.protocol.datatype.DatatypeException;
-import io.stagecoach.protocol.datatype.SignatureMismatchException;
-import io.stagecoach.protocol.datatype.TruncationException;
-import io.stagecoach.protocol.datatype.TypeSignature;
 import io.stagecoach.protocol.wire.AckFlyweight;
 import io.stagecoach.protocol.wire.ClearToSendFlyweight;
 import io.stagecoach.protocol.wire.DataFlyweight;
@@ -33,6 +27,12 @@ import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import static io.stagecoach.rank.EngineErrors.checkMatch;
+import static io.stagecoach.rank.EngineErrors.closedError;
+import static io.stagecoach.rank.EngineErrors.goneError;
+import static io.stagecoach.rank.EngineErrors.rejectionCode;
+import static io.stagecoach.rank.EngineErrors.remoteError;
 
 /**
  * The protocol engine of one rank: MPI matching, protocol choice (eager below a threshold and within the eager
@@ -60,7 +60,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     private final ManyToOneConcurrentLinkedQueue<EngineCommand> commands = new ManyToOneConcurrentLinkedQueue<>();
     private final AtomicBoolean lock = new AtomicBoolean();
     private final AtomicInteger activeWaiters = new AtomicInteger();
-    private final ArrayList<Request> stagesToComplete = new ArrayList<>();
+    private final Completions completions = new Completions();
     private final WireSender sender;
     private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
     private final EnvelopeFlyweight envelope = new EnvelopeFlyweight();
@@ -304,7 +304,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         final Peer peer = peers[send.destination];
         if (closed || peer.isGone())
         {
-            fail(send.request, closed ? closedError(send.request) : goneError(peer, send.request));
+            completions.fail(send.request, closed ? closedError(rank, send.request) : goneError(peer, send.request));
             send.releaseStaged();
             return;
         }
@@ -317,7 +317,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             }
             catch (final RuntimeException ex)
             {
-                fail(send.request, ex);
+                completions.fail(send.request, ex);
                 return;
             }
         }
@@ -332,7 +332,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             if (result == WireSender.GONE)
             {
                 peerGone(peer, "its inbox publication closed");
-                fail(send.request, goneError(peer, send.request));
+                completions.fail(send.request, goneError(peer, send.request));
                 return;
             }
         }
@@ -348,7 +348,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     {
         if (closed)
         {
-            fail(receive.request, closedError(receive.request));
+            completions.fail(receive.request, closedError(rank, receive.request));
             return;
         }
         final UnexpectedMessage message = queues.findUnexpected(
@@ -360,12 +360,13 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         }
         if (receive.source != Communicator.ANY_SOURCE && peers[receive.source].isGone())
         {
-            fail(receive.request, goneError(peers[receive.source], receive.request));
+            completions.fail(receive.request, goneError(peers[receive.source], receive.request));
             return;
         }
         if (receive.source == Communicator.ANY_SOURCE && noLivePeer())
         {
-            fail(receive.request, new PeerLostException(-1, "every other rank is gone: " + receive.request));
+            completions.fail(receive.request,
+                new PeerLostException(-1, "every other rank is gone: " + receive.request));
             return;
         }
         queues.post(receive);
@@ -381,7 +382,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             }
             if (failure != null)
             {
-                fail(send.request, failure);
+                completions.fail(send.request, failure);
             }
         }
         else
@@ -396,11 +397,11 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     {
         if (failure != null)
         {
-            fail(receive.request, failure);
+            completions.fail(receive.request, failure);
         }
         else
         {
-            completeReceive(receive);
+            completions.completeReceive(receive);
         }
     }
 
@@ -559,7 +560,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             {
                 failAll(peer.pending, peer);
                 peerGone(peer, "its inbox publication closed");
-                fail(send.request, goneError(peer, send.request));
+                completions.fail(send.request, goneError(peer, send.request));
                 break;
             }
             workCount++;
@@ -585,7 +586,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         catch (final RuntimeException ex)
         {
             send.releaseStaged();
-            fail(send.request, ex);
+            completions.fail(send.request, ex);
             return WireSender.SENT;
         }
         if (result == WireSender.SENT)
@@ -609,7 +610,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             if (!send.synchronous)
             {
                 send.releaseStaged();
-                completeSend(send);
+                completions.completeSend(send);
                 return;
             }
         }
@@ -642,7 +643,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
                     peer.streaming.pollFirst();
                     sendTransfers.remove(send.transferId);
                     send.releaseStaged();
-                    completeSend(send);
+                    completions.completeSend(send);
                 }
             }
             if (result == WireSender.BACK_PRESSURED)
@@ -670,7 +671,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             peer.streaming.remove(send);
             sendTransfers.remove(send.transferId);
             send.releaseStaged();
-            fail(send.request, ex);
+            completions.fail(send.request, ex);
             control(peer, new ControlMessage(MessageType.ERROR, send.receiverTransferId, 0, 0,
                 ErrorFlyweight.FLAG_RECEIVE, ErrorFlyweight.CODE_PROTOCOL, "rank " + rank + " could not read the " +
                 "send buffer: " + ex.getMessage()));
@@ -813,7 +814,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         }
         else if (peer.isGone())
         {
-            fail(receive.request, goneError(peer, receive.request));
+            completions.fail(receive.request, goneError(peer, receive.request));
         }
         else
         {
@@ -858,7 +859,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         catch (final RuntimeException ex)
         {
             receive.releaseStaging();
-            fail(receive.request, ex);
+            completions.fail(receive.request, ex);
             return;
         }
         finishReceive(receive);
@@ -890,7 +891,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             }
             catch (final RuntimeException ex)
             {
-                fail(receive.request, ex);
+                completions.fail(receive.request, ex);
                 control(peer, new ControlMessage(MessageType.ERROR, senderTransferId, 0, 0, ErrorFlyweight.FLAG_SEND,
                     ErrorFlyweight.CODE_STAGING, "rank " + rank + " could not stage the receive: " + ex.getMessage()));
                 return;
@@ -932,8 +933,8 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         {
             receiveTransfers.remove(receive.transferId);
             receive.releaseStaging();
-            fail(receive.request, new StagecoachException("rank " + peer.rank + " sent DATA at packed offset " +
-                data.packedOffset() + " of " + lengthBytes + " bytes, but " + receive.receivedBytes + " of " +
+            completions.fail(receive.request, new StagecoachException("rank " + peer.rank +
+                " sent DATA at packed offset " + data.packedOffset() + " of " + lengthBytes + " bytes, but " + receive.receivedBytes + " of " +
                 receive.packedBytes + " had arrived: " + receive.request));
             return;
         }
@@ -946,7 +947,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         {
             receiveTransfers.remove(receive.transferId);
             receive.releaseStaging();
-            fail(receive.request, ex);
+            completions.fail(receive.request, ex);
             return;
         }
         receive.receivedBytes += lengthBytes;
@@ -963,7 +964,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         if (receive.receivedBytes != receive.packedBytes || message.totalBytes() != receive.packedBytes)
         {
             receive.releaseStaging();
-            fail(receive.request, new StagecoachException("rank " + peer.rank + " finished a transfer of " +
+            completions.fail(receive.request, new StagecoachException("rank " + peer.rank + " finished a transfer of " +
                 message.totalBytes() + " bytes after " + receive.receivedBytes + " of " + receive.packedBytes +
                 " arrived: " + receive.request));
             return;
@@ -985,7 +986,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             }
             peer.streaming.remove(send);
             send.releaseStaged();
-            fail(send.request, remoteError(peer.rank, code, send.request.toString(), text));
+            completions.fail(send.request, remoteError(peer.rank, code, send.request.toString(), text));
         }
         else if ((message.flags() & ErrorFlyweight.FLAG_RECEIVE) != 0)
         {
@@ -993,7 +994,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             if (receive != null && receive.matchedSource == peer.rank)
             {
                 receive.releaseStaging();
-                fail(receive.request, remoteError(peer.rank, code, receive.request.toString(), text));
+                completions.fail(receive.request, remoteError(peer.rank, code, receive.request.toString(), text));
             }
         }
     }
@@ -1005,7 +1006,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         {
             sendTransfers.remove(send.transferId);
             send.releaseStaged();
-            completeSend(send);
+            completions.completeSend(send);
         }
     }
 
@@ -1033,79 +1034,13 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
 
     // --- matching rules ------------------------------------------------------------------------------------------
 
-    private static RuntimeException checkMatch(
-        final ReceiveOperation receive,
-        final int source,
-        final int tag,
-        final long packedBytes,
-        final long signatureHash,
-        final long signatureLength,
-        final long signatureSizeBytes)
-    {
-        if (packedBytes > receive.capacityBytes)
-        {
-            return new TruncationException(receive.capacityBytes, packedBytes, context(tag, source));
-        }
-        if (receive.signature.matches(signatureHash, signatureLength, signatureSizeBytes))
-        {
-            return null;
-        }
-        final String context = context(tag, source);
-        final TypeSignature incoming;
-        try
-        {
-            incoming = TypeSignature.decode(new long[]{ signatureHash, signatureLength, signatureSizeBytes }, 0);
-        }
-        catch (final DatatypeException ex)
-        {
-            return new StagecoachException("rank " + source + " sent an invalid signature (" + context + "): " +
-                ex.getMessage());
-        }
-        final TypeSignature expected = receive.signature.signature;
-        if (incoming.sizeBytes() != packedBytes)
-        {
-            return new StagecoachException("message of " + packedBytes + " bytes carries the signature of " +
-                incoming.sizeBytes() + " bytes (" + context + ")");
-        }
-        if (isPacked(incoming) || isPacked(expected) ||
-            incoming.length() <= expected.length() && expected.prefix(incoming.length()).equals(incoming))
-        {
-            return null;
-        }
-        return new SignatureMismatchException("message signature " + incoming + " is not a prefix of the " +
-            "receive signature " + expected + " of " + receive.count + " x " + receive.signature.type + " (" +
-            context + ")");
-    }
-
-    private static String context(final int tag, final int source)
-    {
-        return "tag=" + tag + ", source=" + source;
-    }
-
-    private static boolean isPacked(final TypeSignature signature)
-    {
-        return Datatype.PACKED.signature(signature.length()).equals(signature);
-    }
-
     private void rejectSend(
         final Peer peer, final long senderTransferId, final ReceiveOperation receive, final RuntimeException mismatch)
     {
-        fail(receive.request, mismatch);
-        final int code = mismatch instanceof TruncationException ? ErrorFlyweight.CODE_TRUNCATED :
-            mismatch instanceof SignatureMismatchException ? ErrorFlyweight.CODE_SIGNATURE_MISMATCH :
-            ErrorFlyweight.CODE_PROTOCOL;
-        control(peer, new ControlMessage(MessageType.ERROR, senderTransferId, 0, 0, ErrorFlyweight.FLAG_SEND, code,
+        completions.fail(receive.request, mismatch);
+        control(peer, new ControlMessage(MessageType.ERROR, senderTransferId, 0, 0, ErrorFlyweight.FLAG_SEND,
+            rejectionCode(mismatch),
             "rank " + rank + " rejected the message: " + mismatch.getMessage()));
-    }
-
-    private static RuntimeException remoteError(final int peer, final int code, final String what, final String text)
-    {
-        final String message = text + " [" + what + "]";
-        if (code == ErrorFlyweight.CODE_SIGNATURE_MISMATCH)
-        {
-            return new SignatureMismatchException(message);
-        }
-        return new StagecoachException("rank " + peer + " reported " + ErrorFlyweight.codeName(code) + ": " + message);
     }
 
     // --- completion and failure ----------------------------------------------------------------------------------
@@ -1132,35 +1067,11 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             }
             catch (final RuntimeException ex)
             {
-                fail(receive.request, ex);
+                completions.fail(receive.request, ex);
                 return;
             }
         }
-        completeReceive(receive);
-    }
-
-    private void completeReceive(final ReceiveOperation receive)
-    {
-        complete(receive.request, Status.of(receive.matchedSource, receive.matchedTag, receive.receivedBytes,
-            receive.typeSizeBytes));
-    }
-
-    private void completeSend(final SendOperation send)
-    {
-        complete(send.request, new Status(send.destination, send.tag, send.count, send.packedBytes, null));
-    }
-
-    private void complete(final Request request, final Status status)
-    {
-        if (request.complete(status))
-        {
-            stagesToComplete.add(request);
-        }
-    }
-
-    private void fail(final Request request, final Throwable failure)
-    {
-        complete(request, Status.failed(request.peer(), request.tag(), failure));
+        completions.completeReceive(receive);
     }
 
     private void sendAck(final Peer peer, final long senderTransferId)
@@ -1203,7 +1114,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         failReceiveTransfers(receive -> receive.matchedSource == peer.rank, peer);
         final boolean noneLeft = noLivePeer();
         queues.drainPosted(receive -> receive.source == peer.rank ||
-            receive.source == Communicator.ANY_SOURCE && noneLeft, receive -> fail(receive.request,
+            receive.source == Communicator.ANY_SOURCE && noneLeft, receive -> completions.fail(receive.request,
             receive.source == peer.rank ? goneError(peer, receive.request) :
             new PeerLostException(peer.rank, "every other rank is gone, the last was rank " + peer.rank + " (" +
             reason + "): " + receive.request)));
@@ -1216,7 +1127,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         {
             sendTransfers.remove(send.transferId);
             send.releaseStaged();
-            fail(send.request, goneError(peer, send.request));
+            completions.fail(send.request, goneError(peer, send.request));
         }
     }
 
@@ -1230,7 +1141,8 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             {
                 iterator.remove();
                 send.releaseStaged();
-                fail(send.request, peer == null ? closedError(send.request) : goneError(peer, send.request));
+                completions.fail(send.request,
+                    peer == null ? closedError(rank, send.request) : goneError(peer, send.request));
             }
         }
     }
@@ -1245,7 +1157,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             {
                 iterator.remove();
                 receive.releaseStaging();
-                fail(receive.request, peer == null ? closedError(receive.request) :
+                completions.fail(receive.request, peer == null ? closedError(rank, receive.request) :
                     goneError(peer, receive.request));
             }
         }
@@ -1261,16 +1173,6 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             }
         }
         return size > 1;
-    }
-
-    private PeerLostException goneError(final Peer peer, final Request request)
-    {
-        return new PeerLostException(peer.rank, "rank " + peer.rank + " " + peer.goneReason + ": " + request);
-    }
-
-    private StagecoachException closedError(final Request request)
-    {
-        return new StagecoachException("rank " + rank + " closed its communicator: " + request);
     }
 
     // --- liveness ------------------------------------------------------------------------------------------------
@@ -1349,7 +1251,8 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         }
         failSendTransfers(send -> true, null);
         failReceiveTransfers(receive -> true, null);
-        queues.drainPosted(receive -> true, receive -> fail(receive.request, closedError(receive.request)));
+        queues.drainPosted(receive -> true,
+            receive -> completions.fail(receive.request, closedError(rank, receive.request)));
         while (queues.pollUnexpected() != null)
         {
             continue;
@@ -1362,7 +1265,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         while ((send = sends.pollFirst()) != null)
         {
             send.releaseStaged();
-            fail(send.request, closedError(send.request));
+            completions.fail(send.request, closedError(rank, send.request));
         }
     }
 
@@ -1375,13 +1278,12 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
 
     private void unlock()
     {
-        if (stagesToComplete.isEmpty())
+        if (completions.isEmpty())
         {
             lock.setRelease(false);
             return;
         }
-        final Request[] completed = stagesToComplete.toArray(new Request[0]);
-        stagesToComplete.clear();
+        final Request[] completed = completions.takeAll();
         lock.setRelease(false);
         for (final Request request : completed)
         {
@@ -1392,52 +1294,6 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     StagingRequests staging()
     {
         return staging;
-    }
-
-    /**
-     * Device staging work of the engine. Messages up to the eager threshold are staged on the engine's thread
-     * ({@link #packNow}, {@link #unpackNow}): a hand-off to another thread and back costs more than the device work.
-     * Larger ones are handed to the rank actor ({@link #stageOut}, {@link #stageIn}), whose completion comes back as
-     * an engine command.
-     */
-    interface StagingRequests
-    {
-        /**
-         * Packs a device send buffer into host memory on the calling thread.
-         *
-         * @param send in state STAGING.
-         * @return the packed bytes.
-         */
-        PackedHostBuffer packNow(SendOperation send);
-
-        /**
-         * Unpacks a received message from its host staging memory into the device buffer on the calling thread, and
-         * releases the staging memory.
-         *
-         * @param receive with all its bytes in {@link ReceiveOperation#staging}.
-         */
-        void unpackNow(ReceiveOperation receive);
-
-        /**
-         * @param packedBytes size of a message bound for device memory.
-         * @return host memory to receive it into.
-         */
-        PackedHostBuffer allocate(long packedBytes);
-
-        /**
-         * Pack a device send buffer into host memory, then submit {@link #sendStaged}.
-         *
-         * @param send in state STAGING.
-         */
-        void stageOut(SendOperation send);
-
-        /**
-         * Unpack a received message from its host staging memory into the device buffer, then submit
-         * {@link #receiveStaged}.
-         *
-         * @param receive with all its bytes in {@link ReceiveOperation#staging}.
-         */
-        void stageIn(ReceiveOperation receive);
     }
 
     static Consumer<Throwable> loggingErrorHandler(final int rank)
