@@ -10,7 +10,7 @@ import org.apache.pekko.actor.typed.ActorRef;
  * The engine's staging requests: small messages are staged on the engine's thread, larger ones are handed to the
  * rank actor; host memory for incoming device messages is allocated at once, on the engine's thread.
  */
-final class ActorStaging implements ProgressEngine.StagingRequests
+final class ActorStaging implements StagingRequests
 {
     private final StagingPath path;
     private final AtomicLong actorStagings = new AtomicLong();

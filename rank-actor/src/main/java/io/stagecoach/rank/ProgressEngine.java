@@ -1,38 +1,16 @@
 package io.stagecoach.rank;
 
-import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 
-import io.aeron.logbuffer.FragmentHandler;
-import io.aeron.logbuffer.Header;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.transport.aeron.AeronTransport;
 import io.stagecoach.pipeline.transport.aeron.TransportListener;
-import io.stagecoach.protocol.datatype.Datatype;
-import io.stagecoach.protocol.datatype.DatatypeException;
-import io.stagecoach.protocol.datatype.SignatureMismatchException;
-import io.stagecoach.protocol.datatype.TruncationException;
-import io.stagecoach.protocol.datatype.TypeSignature;
-import io.stagecoach.protocol.wire.AckFlyweight;
-import io.stagecoach.protocol.wire.ClearToSendFlyweight;
-import io.stagecoach.protocol.wire.DataFlyweight;
-import io.stagecoach.protocol.wire.EnvelopeFlyweight;
-import io.stagecoach.protocol.wire.ErrorFlyweight;
-import io.stagecoach.protocol.wire.FinFlyweight;
-import io.stagecoach.protocol.wire.MessageHeaderFlyweight;
-import io.stagecoach.protocol.wire.MessageType;
-import org.agrona.DirectBuffer;
-import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import static io.stagecoach.rank.EngineErrors.closedError;
 
 /**
  * The protocol engine of one rank: MPI matching, protocol choice (eager below a threshold and within the eager
@@ -44,8 +22,14 @@ import org.slf4j.LoggerFactory;
  * on a request (so a small message is matched and completed on the thread that waits for it, with no cross-thread
  * wake-up), the rank's progress thread when nobody waits, or a thread posting a request. Other threads hand work
  * in through a lock-free command queue, which the holder drains in order.
+ * <p>
+ * This class is the shell: the lock ({@link ProgressLock}), the command queue and the duty cycle. The protocol state
+ * lives in its parts, which run only under its lock: {@link Inbound} (the messages of the inbox), {@link Delivery}
+ * (matching and delivery to receives), {@link Outbound} (queued sends, streaming, control messages),
+ * {@link PeerLiveness} (the peers, their loss and the failure of what waits on them), {@link Transfers},
+ * {@link MatchQueues} and {@link Completions}.
  */
-final class ProgressEngine implements FragmentHandler, TransportListener, CommandSink
+final class ProgressEngine implements TransportListener, CommandSink
 {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressEngine.class);
     private static final int FRAGMENT_LIMIT = 64;
@@ -55,25 +39,16 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     private final EngineSettings settings;
     private final StagingRequests staging;
     private final MatchQueues queues = new MatchQueues();
-    private final Long2ObjectHashMap<SendOperation> sendTransfers = new Long2ObjectHashMap<>();
-    private final Long2ObjectHashMap<ReceiveOperation> receiveTransfers = new Long2ObjectHashMap<>();
+    private final Transfers transfers = new Transfers();
+    private final Completions completions = new Completions();
+    private final ProgressLock lock = new ProgressLock(completions);
+    private final PeerLiveness liveness;
+    private final Outbound outbound;
+    private final Delivery delivery;
+    private final Inbound inbound;
     private final ManyToOneConcurrentLinkedQueue<EngineCommand> commands = new ManyToOneConcurrentLinkedQueue<>();
-    private final AtomicBoolean lock = new AtomicBoolean();
     private final AtomicInteger activeWaiters = new AtomicInteger();
-    private final ArrayList<Request> stagesToComplete = new ArrayList<>();
-    private final WireSender sender;
-    private final MessageHeaderFlyweight header = new MessageHeaderFlyweight();
-    private final EnvelopeFlyweight envelope = new EnvelopeFlyweight();
-    private final ClearToSendFlyweight cts = new ClearToSendFlyweight();
-    private final DataFlyweight data = new DataFlyweight();
-    private final FinFlyweight fin = new FinFlyweight();
-    private final ErrorFlyweight error = new ErrorFlyweight();
-    private final AckFlyweight ack = new AckFlyweight();
-    private final UnsafeBuffer scratch;
     private AeronTransport transport;
-    private Peer[] peers;
-    private long nextTransferId = 1;
-    private long nextPeerCheckNs;
     private volatile boolean closed;
 
     ProgressEngine(final int rank, final int size, final EngineSettings settings, final StagingRequests staging)
@@ -82,13 +57,16 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         this.size = size;
         this.settings = settings;
         this.staging = staging;
-        this.sender = new WireSender(rank, settings.eagerThresholdBytes());
-        this.scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(
-            EnvelopeFlyweight.HEADER_LENGTH + settings.eagerThresholdBytes()));
+        this.liveness = new PeerLiveness(rank, size, settings, queues, transfers, completions);
+        this.outbound = new Outbound(rank, settings, staging, transfers, completions, liveness);
+        this.delivery = new Delivery(rank, settings, staging, queues, transfers, completions, liveness, outbound);
+        this.inbound = new Inbound(rank, settings, queues, transfers, completions, liveness, delivery);
     }
 
     /**
-     * Attaches the transport once connected; the engine sends nothing before.
+     * Attaches the transport once connected; the engine sends nothing before. Commands submitted before (a peer's
+     * death reported by the launcher, a stream lost while the transport connected) wait in the command queue and run
+     * here, in order.
      *
      * @param transport this rank's transport.
      */
@@ -99,9 +77,18 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         {
             attached[i] = new Peer(i, transport.publication(i), settings.eagerWindowBytes());
         }
-        this.peers = attached;
-        this.transport = transport;
-        this.nextPeerCheckNs = System.nanoTime();
+        lock.lockYielding();
+        try
+        {
+            liveness.attach(attached, System.nanoTime());
+            inbound.attach(transport);
+            this.transport = transport;
+            drainCommands();
+        }
+        finally
+        {
+            lock.unlock();
+        }
     }
 
     public int rank()
@@ -130,27 +117,31 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     }
 
     /**
-     * Hands work to the engine and runs it at once when the lock is free.
+     * Hands work to the engine and runs it at once when the lock is free and the transport attached; before
+     * {@link #attach(AeronTransport)} it waits in the command queue.
      *
      * @param command to run in order with all other commands.
      */
     public void submit(final EngineCommand command)
     {
-        if (tryLock())
+        if (lock.tryLock())
         {
             try
             {
-                drainCommands();
-                command.execute(this);
+                if (liveness.isAttached())
+                {
+                    drainCommands();
+                    command.execute(this);
+                    return;
+                }
             }
             finally
             {
-                unlock();
+                lock.unlock();
             }
-            return;
         }
         commands.offer(command);
-        if (tryLock())
+        if (lock.tryLock())
         {
             try
             {
@@ -158,7 +149,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             }
             finally
             {
-                unlock();
+                lock.unlock();
             }
         }
     }
@@ -170,7 +161,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
      */
     int progress()
     {
-        if (!tryLock())
+        if (!lock.tryLock())
         {
             return 0;
         }
@@ -181,7 +172,7 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         }
         finally
         {
-            unlock();
+            lock.unlock();
         }
         return workCount;
     }
@@ -235,30 +226,15 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
      */
     Status probe(final int source, final int tag, final int contextId)
     {
-        while (!tryLock())
-        {
-            Thread.onSpinWait();
-        }
+        lock.lockSpinning();
         try
         {
             doWork(System.nanoTime());
-            final UnexpectedMessage message = queues.findUnexpected(source, tag, contextId, false);
-            if (message == null && source != Communicator.ANY_SOURCE && peers != null && peers[source].isGone())
-            {
-                throw new PeerLostException(source, "rank " + source + " " + peers[source].goneReason +
-                    ": probe(source=" + source + ", tag=" + Request.tagName(tag) + ")");
-            }
-            if (message == null && source == Communicator.ANY_SOURCE && peers != null && noLivePeer())
-            {
-                throw new PeerLostException(-1, "every other rank is gone: probe(source=ANY_SOURCE, tag=" +
-                    Request.tagName(tag) + ")");
-            }
-            return message == null ? null :
-                new Status(message.source, message.tag, message.packedBytes, message.packedBytes, null);
+            return delivery.probe(source, tag, contextId);
         }
         finally
         {
-            unlock();
+            lock.unlock();
         }
     }
 
@@ -271,19 +247,16 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
      */
     long[] counters(final int peerRank)
     {
-        while (!tryLock())
-        {
-            Thread.onSpinWait();
-        }
+        lock.lockSpinning();
         try
         {
-            final Peer peer = peers[peerRank];
+            final Peer peer = liveness.peer(peerRank);
             return new long[]{ peer.eagerSends, peer.rendezvousSends, queues.unexpectedCount(),
                 queues.unexpectedBytes(), queues.postedCount(), peer.eagerCreditBytes };
         }
         finally
         {
-            unlock();
+            lock.unlock();
         }
     }
 
@@ -291,115 +264,48 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
 
     void postSend(final SendOperation send)
     {
-        final Peer peer = peers[send.destination];
-        if (closed || peer.isGone())
+        if (closed)
         {
-            fail(send.request, closed ? closedError(send.request) : goneError(peer, send.request));
+            completions.fail(send.request, closedError(rank, send.request));
             send.releaseStaged();
             return;
         }
-        if (send.state == SendOperation.STAGING && send.packedBytes <= settings.eagerThresholdBytes())
-        {
-            try
-            {
-                send.staged = staging.packNow(send);
-                send.state = SendOperation.READY;
-            }
-            catch (final RuntimeException ex)
-            {
-                fail(send.request, ex);
-                return;
-            }
-        }
-        send.transferId = nextTransferId++;
-        if (peer.pending.isEmpty() && send.state == SendOperation.READY)
-        {
-            final int result = emit(peer, send);
-            if (result == WireSender.SENT)
-            {
-                return;
-            }
-            if (result == WireSender.GONE)
-            {
-                peerGone(peer, "its inbox publication closed");
-                fail(send.request, goneError(peer, send.request));
-                return;
-            }
-        }
-        peer.pending.addLast(send);
-        if (send.state == SendOperation.STAGING)
-        {
-            staging.stageOut(send);
-        }
-        emitPending(peer);
+        outbound.post(send);
     }
 
     void postReceive(final ReceiveOperation receive)
     {
         if (closed)
         {
-            fail(receive.request, closedError(receive.request));
+            completions.fail(receive.request, closedError(rank, receive.request));
             return;
         }
-        final UnexpectedMessage message = queues.findUnexpected(
-            receive.source, receive.tag, receive.contextId, true);
-        if (message != null)
-        {
-            matchUnexpected(receive, message);
-            return;
-        }
-        if (receive.source != Communicator.ANY_SOURCE && peers[receive.source].isGone())
-        {
-            fail(receive.request, goneError(peers[receive.source], receive.request));
-            return;
-        }
-        if (receive.source == Communicator.ANY_SOURCE && noLivePeer())
-        {
-            fail(receive.request, new PeerLostException(-1, "every other rank is gone: " + receive.request));
-            return;
-        }
-        queues.post(receive);
+        delivery.post(receive);
     }
 
     void sendStaged(final SendOperation send, final PackedHostBuffer packed, final Throwable failure)
     {
-        if (failure != null || send.request.isDone())
-        {
-            if (packed != null)
-            {
-                packed.release();
-            }
-            if (failure != null)
-            {
-                fail(send.request, failure);
-            }
-        }
-        else
-        {
-            send.staged = packed;
-            send.state = SendOperation.READY;
-        }
-        emitPending(peers[send.destination]);
+        outbound.staged(send, packed, failure);
     }
 
     void receiveStaged(final ReceiveOperation receive, final Throwable failure)
     {
-        if (failure != null)
-        {
-            fail(receive.request, failure);
-        }
-        else
-        {
-            completeReceive(receive);
-        }
+        delivery.staged(receive, failure);
     }
 
     void peerDied(final int peerRank, final String reason)
     {
-        if (peerRank >= 0 && peerRank < size && peerRank != rank)
-        {
-            peerGone(peers[peerRank], "died: " + reason);
-        }
+        liveness.peerDied(peerRank, reason);
+    }
+
+    public void onPeerStreamLost(final int peerRank, final String reason)
+    {
+        submit(locked -> locked.liveness.streamLost(peerRank, reason));
+    }
+
+    public void onPeerInboxLost(final int peerRank, final String reason)
+    {
+        submit(locked -> locked.liveness.inboxLost(peerRank, reason));
     }
 
     /**
@@ -411,22 +317,19 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
     void close(final long byeTimeoutNs)
     {
         closed = true;
-        while (!tryLock())
-        {
-            Thread.yield();
-        }
+        lock.lockYielding();
         try
         {
             drainCommands();
-            if (peers != null)
+            if (liveness.isAttached())
             {
-                sayGoodbye(byeTimeoutNs);
+                outbound.sayGoodbye(byeTimeoutNs);
             }
-            failEverything();
+            liveness.failEverything();
         }
         finally
         {
-            unlock();
+            lock.unlock();
         }
     }
 
@@ -435,12 +338,19 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
      */
     void detach()
     {
-        while (!tryLock())
-        {
-            Thread.yield();
-        }
+        lock.lockYielding();
         transport = null;
-        unlock();
+        lock.unlock();
+    }
+
+    StagingRequests staging()
+    {
+        return staging;
+    }
+
+    static Consumer<Throwable> loggingErrorHandler(final int rank)
+    {
+        return error -> LOG.warn("rank {}: {}", rank, error.getMessage());
     }
 
     // --- duty cycle ----------------------------------------------------------------------------------------------
@@ -452,24 +362,24 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
         {
             return workCount;
         }
-        workCount += transport.doWork(this, FRAGMENT_LIMIT, nowNs);
-        for (final Peer peer : peers)
+        workCount += transport.doWork(inbound, FRAGMENT_LIMIT, nowNs);
+        for (final Peer peer : liveness.peers())
         {
             if (!peer.isGone())
             {
-                workCount += serviceOutbound(peer);
+                workCount += outbound.service(peer);
             }
         }
-        if (nowNs - nextPeerCheckNs >= 0)
-        {
-            nextPeerCheckNs = nowNs + settings.peerCheckIntervalNs();
-            checkPeers(nowNs);
-        }
+        liveness.check(nowNs);
         return workCount;
     }
 
     private int drainCommands()
     {
+        if (!liveness.isAttached())
+        {
+            return 0;
+        }
         int workCount = 0;
         EngineCommand command;
         while ((command = commands.poll()) != null)
@@ -485,949 +395,5 @@ final class ProgressEngine implements FragmentHandler, TransportListener, Comman
             }
         }
         return workCount;
-    }
-
-    private int serviceOutbound(final Peer peer)
-    {
-        int workCount = 0;
-        if (peer.hasOutboundWork())
-        {
-            workCount += flushControl(peer) + emitPending(peer) + streamData(peer);
-        }
-        if (peer.owedCreditBytes >= settings.creditFlushBytes() && peer.control.isEmpty() &&
-            sender.sendHeaderOnly(peer, MessageType.CREDIT) == WireSender.SENT)
-        {
-            workCount++;
-        }
-        return workCount;
-    }
-
-    private int flushControl(final Peer peer)
-    {
-        int workCount = 0;
-        ControlMessage message;
-        while ((message = peer.control.peekFirst()) != null)
-        {
-            final int result = sender.sendControl(peer, message);
-            if (result == WireSender.BACK_PRESSURED)
-            {
-                break;
-            }
-            peer.control.pollFirst();
-            workCount++;
-        }
-        return workCount;
-    }
-
-    private int emitPending(final Peer peer)
-    {
-        int workCount = 0;
-        SendOperation send;
-        while ((send = peer.pending.peekFirst()) != null && !peer.isGone())
-        {
-            if (send.request.isDone())
-            {
-                peer.pending.pollFirst();
-                send.releaseStaged();
-                continue;
-            }
-            if (send.state == SendOperation.STAGING)
-            {
-                break;
-            }
-            final int result = emit(peer, send);
-            if (result == WireSender.BACK_PRESSURED)
-            {
-                break;
-            }
-            peer.pending.pollFirst();
-            if (result == WireSender.GONE)
-            {
-                failAll(peer.pending, peer);
-                peerGone(peer, "its inbox publication closed");
-                fail(send.request, goneError(peer, send.request));
-                break;
-            }
-            workCount++;
-        }
-        return workCount;
-    }
-
-    /**
-     * Sends the envelope of the send at the head of its peer's queue (or of a send that would be there alone).
-     *
-     * @return {@link WireSender#SENT} when it went out or failed for good (the request then carries the error),
-     * {@link WireSender#BACK_PRESSURED} to try again later, {@link WireSender#GONE} when the peer is unreachable.
-     */
-    private int emit(final Peer peer, final SendOperation send)
-    {
-        final int type =
-            WireSender.protocolFor(send.packedBytes, settings.eagerThresholdBytes(), peer.eagerCreditBytes);
-        final int result;
-        try
-        {
-            result = sender.sendEnvelope(peer, send, type, peer.nextSequence);
-        }
-        catch (final RuntimeException ex)
-        {
-            send.releaseStaged();
-            fail(send.request, ex);
-            return WireSender.SENT;
-        }
-        if (result == WireSender.SENT)
-        {
-            peer.nextSequence++;
-            sent(peer, send, type);
-        }
-        return result;
-    }
-
-    private void sent(final Peer peer, final SendOperation send, final int type)
-    {
-        if (type == MessageType.RTS)
-        {
-            peer.rendezvousSends++;
-        }
-        if (type == MessageType.EAGER)
-        {
-            peer.eagerSends++;
-            peer.eagerCreditBytes -= WireSender.eagerLength(send.packedBytes);
-            if (!send.synchronous)
-            {
-                send.releaseStaged();
-                completeSend(send);
-                return;
-            }
-        }
-        sendTransfers.put(send.transferId, send);
-    }
-
-    private int streamData(final Peer peer)
-    {
-        int workCount = 0;
-        long budgetBytes = settings.dataBudgetBytes();
-        SendOperation send;
-        while (budgetBytes > 0 && (send = peer.streaming.peekFirst()) != null)
-        {
-            final int result;
-            if (send.sentBytes < send.packedBytes)
-            {
-                final int lengthBytes = (int)Math.min(peer.dataFragmentBytes, send.packedBytes - send.sentBytes);
-                result = sendDataSafely(peer, send, lengthBytes);
-                if (result == WireSender.SENT)
-                {
-                    send.sentBytes += lengthBytes;
-                    budgetBytes -= lengthBytes;
-                }
-            }
-            else
-            {
-                result = sender.sendFin(peer, send);
-                if (result == WireSender.SENT)
-                {
-                    peer.streaming.pollFirst();
-                    sendTransfers.remove(send.transferId);
-                    send.releaseStaged();
-                    completeSend(send);
-                }
-            }
-            if (result == WireSender.BACK_PRESSURED)
-            {
-                break;
-            }
-            if (result == WireSender.GONE)
-            {
-                peerGone(peer, "its inbox publication closed");
-                break;
-            }
-            workCount++;
-        }
-        return workCount;
-    }
-
-    private int sendDataSafely(final Peer peer, final SendOperation send, final int lengthBytes)
-    {
-        try
-        {
-            return sender.sendData(peer, send, lengthBytes);
-        }
-        catch (final RuntimeException ex)
-        {
-            peer.streaming.remove(send);
-            sendTransfers.remove(send.transferId);
-            send.releaseStaged();
-            fail(send.request, ex);
-            control(peer, new ControlMessage(MessageType.ERROR, send.receiverTransferId, 0, 0,
-                ErrorFlyweight.FLAG_RECEIVE, ErrorFlyweight.CODE_PROTOCOL, "rank " + rank + " could not read the " +
-                "send buffer: " + ex.getMessage()));
-            return WireSender.SENT;
-        }
-    }
-
-    private void checkPeers(final long nowNs)
-    {
-        for (final Peer peer : peers)
-        {
-            if (!peer.isGone() && peer.inboxLostAtNs != -1 &&
-                nowNs - peer.inboxLostAtNs >= settings.livenessTimeoutNs())
-            {
-                peerGone(peer, peer.inboxLostReason + " and no goodbye arrived within " +
-                    settings.livenessTimeoutNs() / 1_000_000 + " ms");
-            }
-        }
-    }
-
-    // --- inbound -------------------------------------------------------------------------------------------------
-
-    public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header aeronHeader)
-    {
-        final int sessionRank = transport.rankOfSession(aeronHeader.sessionId());
-        if (sessionRank < 0 || peers[sessionRank].isGone())
-        {
-            return;
-        }
-        final String problem = MessageHeaderFlyweight.validate(buffer, offset, length);
-        if (problem != null)
-        {
-            protocolError(peers[sessionRank], problem);
-            return;
-        }
-        header.wrap(buffer, offset, length);
-        if (header.sourceRank() != sessionRank || header.destinationRank() != rank)
-        {
-            protocolError(peers[sessionRank], MessageType.name(header.type()) + " names source " +
-                header.sourceRank() + " and destination " + header.destinationRank() + " but came from rank " +
-                sessionRank + " to rank " + rank);
-            return;
-        }
-        final Peer peer = peers[sessionRank];
-        peer.eagerCreditBytes += header.creditBytes();
-        dispatch(peer, header.type(), buffer, offset, length);
-    }
-
-    private void dispatch(
-        final Peer peer, final int type, final DirectBuffer buffer, final int offset, final int length)
-    {
-        switch (type)
-        {
-            case MessageType.EAGER:
-                onEager(peer, buffer, offset, length);
-                break;
-            case MessageType.RTS:
-                onRts(peer, buffer, offset, length);
-                break;
-            case MessageType.CTS:
-                onCts(peer, cts.wrap(buffer, offset, length));
-                break;
-            case MessageType.DATA:
-                onData(peer, buffer, offset, length);
-                break;
-            case MessageType.FIN:
-                onFin(peer, fin.wrap(buffer, offset, length));
-                break;
-            case MessageType.ERROR:
-                onError(peer, error.wrap(buffer, offset, length));
-                break;
-            case MessageType.ACK:
-                onAck(peer, ack.wrap(buffer, offset, length));
-                break;
-            case MessageType.BYE:
-                peer.closed = true;
-                peerGone(peer, "closed its communicator");
-                break;
-            default:
-                break;
-        }
-    }
-
-    private void onEager(final Peer peer, final DirectBuffer buffer, final int offset, final int length)
-    {
-        envelope.wrap(buffer, offset, length);
-        if (!inSequence(peer, envelope.sequence()))
-        {
-            return;
-        }
-        final ReceiveOperation receive = queues.takePosted(peer.rank, envelope.tag(), envelope.contextId());
-        if (receive == null)
-        {
-            final byte[] payload = new byte[(int)envelope.packedBytes()];
-            buffer.getBytes(offset + EnvelopeFlyweight.HEADER_LENGTH, payload);
-            queues.addUnexpected(unexpected(MessageType.EAGER, peer.rank, payload, length));
-            return;
-        }
-        peer.owedCreditBytes += length;
-        deliverEager(receive, peer, envelope.tag(), (envelope.flags() & EnvelopeFlyweight.FLAG_SYNC) != 0,
-            envelope.transferId(), envelope.packedBytes(), envelope.signature(0), envelope.signature(1),
-            envelope.signature(2), offHeapAddress(buffer, offset + EnvelopeFlyweight.HEADER_LENGTH,
-            (int)envelope.packedBytes()));
-    }
-
-    private void onRts(final Peer peer, final DirectBuffer buffer, final int offset, final int length)
-    {
-        envelope.wrap(buffer, offset, length);
-        if (!inSequence(peer, envelope.sequence()))
-        {
-            return;
-        }
-        final ReceiveOperation receive = queues.takePosted(peer.rank, envelope.tag(), envelope.contextId());
-        if (receive == null)
-        {
-            queues.addUnexpected(unexpected(MessageType.RTS, peer.rank, null, 0));
-            return;
-        }
-        startRendezvous(receive, peer, envelope.tag(), envelope.transferId(), envelope.packedBytes(),
-            envelope.signature(0), envelope.signature(1), envelope.signature(2));
-    }
-
-    private UnexpectedMessage unexpected(final int type, final int source, final byte[] payload, final int credit)
-    {
-        return new UnexpectedMessage(type, source, envelope.tag(), envelope.contextId(),
-            (envelope.flags() & EnvelopeFlyweight.FLAG_SYNC) != 0, envelope.transferId(), envelope.packedBytes(),
-            envelope.signature(0), envelope.signature(1), envelope.signature(2), payload, credit);
-    }
-
-    private void matchUnexpected(final ReceiveOperation receive, final UnexpectedMessage message)
-    {
-        final Peer peer = peers[message.source];
-        if (message.isEager())
-        {
-            peer.owedCreditBytes += message.creditBytes;
-            scratch.putBytes(0, message.payload);
-            deliverEager(receive, peer, message.tag, message.synchronous, message.senderTransferId,
-                message.packedBytes, message.signatureHash, message.signatureLength, message.signatureSizeBytes,
-                scratch.addressOffset());
-        }
-        else if (peer.isGone())
-        {
-            fail(receive.request, goneError(peer, receive.request));
-        }
-        else
-        {
-            startRendezvous(receive, peer, message.tag, message.senderTransferId, message.packedBytes,
-                message.signatureHash, message.signatureLength, message.signatureSizeBytes);
-        }
-    }
-
-    private void deliverEager(
-        final ReceiveOperation receive,
-        final Peer peer,
-        final int tag,
-        final boolean synchronous,
-        final long senderTransferId,
-        final long packedBytes,
-        final long signatureHash,
-        final long signatureLength,
-        final long signatureSizeBytes,
-        final long payloadAddress)
-    {
-        final RuntimeException mismatch =
-            checkMatch(receive, peer.rank, tag, packedBytes, signatureHash, signatureLength, signatureSizeBytes);
-        matched(receive, peer.rank, tag, packedBytes);
-        if (mismatch != null)
-        {
-            rejectSend(peer, senderTransferId, receive, mismatch);
-            return;
-        }
-        if (synchronous)
-        {
-            sendAck(peer, senderTransferId);
-        }
-        try
-        {
-            if (receive.buffer.isDevice())
-            {
-                receive.staging = staging.allocate(packedBytes);
-            }
-            receive.write(payloadAddress, 0, (int)packedBytes);
-            receive.receivedBytes = packedBytes;
-        }
-        catch (final RuntimeException ex)
-        {
-            receive.releaseStaging();
-            fail(receive.request, ex);
-            return;
-        }
-        finishReceive(receive);
-    }
-
-    private void startRendezvous(
-        final ReceiveOperation receive,
-        final Peer peer,
-        final int tag,
-        final long senderTransferId,
-        final long packedBytes,
-        final long signatureHash,
-        final long signatureLength,
-        final long signatureSizeBytes)
-    {
-        final RuntimeException mismatch =
-            checkMatch(receive, peer.rank, tag, packedBytes, signatureHash, signatureLength, signatureSizeBytes);
-        matched(receive, peer.rank, tag, packedBytes);
-        if (mismatch != null)
-        {
-            rejectSend(peer, senderTransferId, receive, mismatch);
-            return;
-        }
-        if (receive.buffer.isDevice())
-        {
-            try
-            {
-                receive.staging = staging.allocate(packedBytes);
-            }
-            catch (final RuntimeException ex)
-            {
-                fail(receive.request, ex);
-                control(peer, new ControlMessage(MessageType.ERROR, senderTransferId, 0, 0, ErrorFlyweight.FLAG_SEND,
-                    ErrorFlyweight.CODE_STAGING, "rank " + rank + " could not stage the receive: " + ex.getMessage()));
-                return;
-            }
-        }
-        receive.transferId = nextTransferId++;
-        receiveTransfers.put(receive.transferId, receive);
-        if (!(peer.control.isEmpty() && sender.sendCts(peer, senderTransferId, receive.transferId, packedBytes) !=
-            WireSender.BACK_PRESSURED))
-        {
-            peer.control.addLast(new ControlMessage(
-                MessageType.CTS, senderTransferId, receive.transferId, packedBytes, 0, 0, null));
-        }
-    }
-
-    private void onCts(final Peer peer, final ClearToSendFlyweight message)
-    {
-        final SendOperation send = sendTransfers.get(message.senderTransferId());
-        if (send == null || send.destination != peer.rank || send.receiverTransferId != 0)
-        {
-            LOG.debug("rank {} ignores a CTS from rank {} for transfer {}", rank, peer.rank,
-                message.senderTransferId());
-            return;
-        }
-        send.receiverTransferId = message.receiverTransferId();
-        peer.streaming.addLast(send);
-    }
-
-    private void onData(final Peer peer, final DirectBuffer buffer, final int offset, final int length)
-    {
-        data.wrap(buffer, offset, length);
-        final ReceiveOperation receive = receiveTransfers.get(data.receiverTransferId());
-        if (receive == null || receive.matchedSource != peer.rank)
-        {
-            return;
-        }
-        final int lengthBytes = data.payloadLength();
-        if (data.packedOffset() != receive.receivedBytes || receive.receivedBytes + lengthBytes > receive.packedBytes)
-        {
-            receiveTransfers.remove(receive.transferId);
-            receive.releaseStaging();
-            fail(receive.request, new StagecoachException("rank " + peer.rank + " sent DATA at packed offset " +
-                data.packedOffset() + " of " + lengthBytes + " bytes, but " + receive.receivedBytes + " of " +
-                receive.packedBytes + " had arrived: " + receive.request));
-            return;
-        }
-        try
-        {
-            receive.write(buffer.addressOffset() + offset + DataFlyweight.HEADER_LENGTH, data.packedOffset(),
-                lengthBytes);
-        }
-        catch (final RuntimeException ex)
-        {
-            receiveTransfers.remove(receive.transferId);
-            receive.releaseStaging();
-            fail(receive.request, ex);
-            return;
-        }
-        receive.receivedBytes += lengthBytes;
-    }
-
-    private void onFin(final Peer peer, final FinFlyweight message)
-    {
-        final ReceiveOperation receive = receiveTransfers.get(message.receiverTransferId());
-        if (receive == null || receive.matchedSource != peer.rank)
-        {
-            return;
-        }
-        receiveTransfers.remove(receive.transferId);
-        if (receive.receivedBytes != receive.packedBytes || message.totalBytes() != receive.packedBytes)
-        {
-            receive.releaseStaging();
-            fail(receive.request, new StagecoachException("rank " + peer.rank + " finished a transfer of " +
-                message.totalBytes() + " bytes after " + receive.receivedBytes + " of " + receive.packedBytes +
-                " arrived: " + receive.request));
-            return;
-        }
-        finishReceive(receive);
-    }
-
-    private void onError(final Peer peer, final ErrorFlyweight message)
-    {
-        final String text = message.message();
-        final int code = message.errorCode();
-        if ((message.flags() & ErrorFlyweight.FLAG_SEND) != 0)
-        {
-            final SendOperation send = sendTransfers.remove(message.transferId());
-            if (send == null || send.destination != peer.rank)
-            {
-                settings.asyncErrorHandler().accept(remoteError(peer.rank, code, "a message sent earlier", text));
-                return;
-            }
-            peer.streaming.remove(send);
-            send.releaseStaged();
-            fail(send.request, remoteError(peer.rank, code, send.request.toString(), text));
-        }
-        else if ((message.flags() & ErrorFlyweight.FLAG_RECEIVE) != 0)
-        {
-            final ReceiveOperation receive = receiveTransfers.remove(message.transferId());
-            if (receive != null && receive.matchedSource == peer.rank)
-            {
-                receive.releaseStaging();
-                fail(receive.request, remoteError(peer.rank, code, receive.request.toString(), text));
-            }
-        }
-    }
-
-    private void onAck(final Peer peer, final AckFlyweight message)
-    {
-        final SendOperation send = sendTransfers.get(message.senderTransferId());
-        if (send != null && send.destination == peer.rank && send.synchronous && send.receiverTransferId == 0)
-        {
-            sendTransfers.remove(send.transferId);
-            send.releaseStaged();
-            completeSend(send);
-        }
-    }
-
-    private boolean inSequence(final Peer peer, final long sequence)
-    {
-        if (sequence != peer.expectedSequence)
-        {
-            protocolError(peer, "message sequence " + sequence + " arrived where " + peer.expectedSequence +
-                " was due (a message was lost or reordered)");
-            return false;
-        }
-        peer.expectedSequence++;
-        return true;
-    }
-
-    private long offHeapAddress(final DirectBuffer buffer, final int index, final int lengthBytes)
-    {
-        if (buffer.byteArray() == null)
-        {
-            return buffer.addressOffset() + index;
-        }
-        scratch.putBytes(0, buffer, index, lengthBytes);
-        return scratch.addressOffset();
-    }
-
-    // --- matching rules ------------------------------------------------------------------------------------------
-
-    private static RuntimeException checkMatch(
-        final ReceiveOperation receive,
-        final int source,
-        final int tag,
-        final long packedBytes,
-        final long signatureHash,
-        final long signatureLength,
-        final long signatureSizeBytes)
-    {
-        if (packedBytes > receive.capacityBytes)
-        {
-            return new TruncationException(receive.capacityBytes, packedBytes, context(tag, source));
-        }
-        if (receive.signature.matches(signatureHash, signatureLength, signatureSizeBytes))
-        {
-            return null;
-        }
-        final String context = context(tag, source);
-        final TypeSignature incoming;
-        try
-        {
-            incoming = TypeSignature.decode(new long[]{ signatureHash, signatureLength, signatureSizeBytes }, 0);
-        }
-        catch (final DatatypeException ex)
-        {
-            return new StagecoachException("rank " + source + " sent an invalid signature (" + context + "): " +
-                ex.getMessage());
-        }
-        final TypeSignature expected = receive.signature.signature;
-        if (incoming.sizeBytes() != packedBytes)
-        {
-            return new StagecoachException("message of " + packedBytes + " bytes carries the signature of " +
-                incoming.sizeBytes() + " bytes (" + context + ")");
-        }
-        if (isPacked(incoming) || isPacked(expected) ||
-            incoming.length() <= expected.length() && expected.prefix(incoming.length()).equals(incoming))
-        {
-            return null;
-        }
-        return new SignatureMismatchException("message signature " + incoming + " is not a prefix of the " +
-            "receive signature " + expected + " of " + receive.count + " x " + receive.signature.type + " (" +
-            context + ")");
-    }
-
-    private static String context(final int tag, final int source)
-    {
-        return "tag=" + tag + ", source=" + source;
-    }
-
-    private static boolean isPacked(final TypeSignature signature)
-    {
-        return Datatype.PACKED.signature(signature.length()).equals(signature);
-    }
-
-    private void rejectSend(
-        final Peer peer, final long senderTransferId, final ReceiveOperation receive, final RuntimeException mismatch)
-    {
-        fail(receive.request, mismatch);
-        final int code = mismatch instanceof TruncationException ? ErrorFlyweight.CODE_TRUNCATED :
-            mismatch instanceof SignatureMismatchException ? ErrorFlyweight.CODE_SIGNATURE_MISMATCH :
-            ErrorFlyweight.CODE_PROTOCOL;
-        control(peer, new ControlMessage(MessageType.ERROR, senderTransferId, 0, 0, ErrorFlyweight.FLAG_SEND, code,
-            "rank " + rank + " rejected the message: " + mismatch.getMessage()));
-    }
-
-    private static RuntimeException remoteError(final int peer, final int code, final String what, final String text)
-    {
-        final String message = text + " [" + what + "]";
-        if (code == ErrorFlyweight.CODE_SIGNATURE_MISMATCH)
-        {
-            return new SignatureMismatchException(message);
-        }
-        return new StagecoachException("rank " + peer + " reported " + ErrorFlyweight.codeName(code) + ": " + message);
-    }
-
-    // --- completion and failure ----------------------------------------------------------------------------------
-
-    private static void matched(final ReceiveOperation receive, final int source, final int tag, final long bytes)
-    {
-        receive.matchedSource = source;
-        receive.matchedTag = tag;
-        receive.packedBytes = bytes;
-    }
-
-    private void finishReceive(final ReceiveOperation receive)
-    {
-        if (receive.staging != null)
-        {
-            if (receive.receivedBytes > settings.eagerThresholdBytes())
-            {
-                staging.stageIn(receive);
-                return;
-            }
-            try
-            {
-                staging.unpackNow(receive);
-            }
-            catch (final RuntimeException ex)
-            {
-                fail(receive.request, ex);
-                return;
-            }
-        }
-        completeReceive(receive);
-    }
-
-    private void completeReceive(final ReceiveOperation receive)
-    {
-        complete(receive.request, Status.of(receive.matchedSource, receive.matchedTag, receive.receivedBytes,
-            receive.typeSizeBytes));
-    }
-
-    private void completeSend(final SendOperation send)
-    {
-        complete(send.request, new Status(send.destination, send.tag, send.count, send.packedBytes, null));
-    }
-
-    private void complete(final Request request, final Status status)
-    {
-        if (request.complete(status))
-        {
-            stagesToComplete.add(request);
-        }
-    }
-
-    private void fail(final Request request, final Throwable failure)
-    {
-        complete(request, Status.failed(request.peer(), request.tag(), failure));
-    }
-
-    private void sendAck(final Peer peer, final long senderTransferId)
-    {
-        if (!(peer.control.isEmpty() && sender.sendAck(peer, senderTransferId) != WireSender.BACK_PRESSURED))
-        {
-            peer.control.addLast(new ControlMessage(MessageType.ACK, senderTransferId, 0, 0, 0, 0, null));
-        }
-    }
-
-    private void control(final Peer peer, final ControlMessage message)
-    {
-        if (!(peer.control.isEmpty() && sender.sendControl(peer, message) != WireSender.BACK_PRESSURED))
-        {
-            peer.control.addLast(message);
-        }
-    }
-
-    private void protocolError(final Peer peer, final String problem)
-    {
-        LOG.error("rank {} drops rank {} after a protocol error: {}", rank, peer.rank, problem);
-        peerGone(peer, "broke the protocol: " + problem);
-    }
-
-    private void peerGone(final Peer peer, final String reason)
-    {
-        if (peer.isGone())
-        {
-            return;
-        }
-        peer.goneReason = reason;
-        if (!peer.closed)
-        {
-            LOG.warn("rank {} lost rank {}: {}", rank, peer.rank, reason);
-        }
-        failAll(peer.pending, peer);
-        failAll(peer.streaming, peer);
-        peer.control.clear();
-        failSendTransfers(send -> send.destination == peer.rank, peer);
-        failReceiveTransfers(receive -> receive.matchedSource == peer.rank, peer);
-        final boolean noneLeft = noLivePeer();
-        queues.drainPosted(receive -> receive.source == peer.rank ||
-            receive.source == Communicator.ANY_SOURCE && noneLeft, receive -> fail(receive.request,
-            receive.source == peer.rank ? goneError(peer, receive.request) :
-            new PeerLostException(peer.rank, "every other rank is gone, the last was rank " + peer.rank + " (" +
-            reason + "): " + receive.request)));
-    }
-
-    private void failAll(final ArrayDeque<SendOperation> sends, final Peer peer)
-    {
-        SendOperation send;
-        while ((send = sends.pollFirst()) != null)
-        {
-            sendTransfers.remove(send.transferId);
-            send.releaseStaged();
-            fail(send.request, goneError(peer, send.request));
-        }
-    }
-
-    private void failSendTransfers(final Predicate<SendOperation> filter, final Peer peer)
-    {
-        final Iterator<SendOperation> iterator = sendTransfers.values().iterator();
-        while (iterator.hasNext())
-        {
-            final SendOperation send = iterator.next();
-            if (filter.test(send))
-            {
-                iterator.remove();
-                send.releaseStaged();
-                fail(send.request, peer == null ? closedError(send.request) : goneError(peer, send.request));
-            }
-        }
-    }
-
-    private void failReceiveTransfers(final Predicate<ReceiveOperation> filter, final Peer peer)
-    {
-        final Iterator<ReceiveOperation> iterator = receiveTransfers.values().iterator();
-        while (iterator.hasNext())
-        {
-            final ReceiveOperation receive = iterator.next();
-            if (filter.test(receive))
-            {
-                iterator.remove();
-                receive.releaseStaging();
-                fail(receive.request, peer == null ? closedError(receive.request) :
-                    goneError(peer, receive.request));
-            }
-        }
-    }
-
-    private boolean noLivePeer()
-    {
-        for (final Peer peer : peers)
-        {
-            if (peer.rank != rank && !peer.isGone())
-            {
-                return false;
-            }
-        }
-        return size > 1;
-    }
-
-    private PeerLostException goneError(final Peer peer, final Request request)
-    {
-        return new PeerLostException(peer.rank, "rank " + peer.rank + " " + peer.goneReason + ": " + request);
-    }
-
-    private StagecoachException closedError(final Request request)
-    {
-        return new StagecoachException("rank " + rank + " closed its communicator: " + request);
-    }
-
-    // --- liveness ------------------------------------------------------------------------------------------------
-
-    public void onPeerStreamLost(final int peerRank, final String reason)
-    {
-        submit(locked -> locked.streamLost(peerRank, reason));
-    }
-
-    public void onPeerInboxLost(final int peerRank, final String reason)
-    {
-        submit(locked -> locked.inboxLost(peerRank, reason));
-    }
-
-    private void streamLost(final int peerRank, final String reason)
-    {
-        final Peer peer = peers[peerRank];
-        if (!peer.closed)
-        {
-            peerGone(peer, "is gone: " + reason);
-        }
-    }
-
-    private void inboxLost(final int peerRank, final String reason)
-    {
-        final Peer peer = peers[peerRank];
-        if (!peer.closed && peer.inboxLostAtNs == -1)
-        {
-            peer.inboxLostAtNs = System.nanoTime();
-            peer.inboxLostReason = "is gone: " + reason;
-        }
-    }
-
-    // --- closing -------------------------------------------------------------------------------------------------
-
-    private void sayGoodbye(final long timeoutNs)
-    {
-        for (final Peer peer : peers)
-        {
-            if (peer.rank != rank && !peer.isGone())
-            {
-                peer.pending.clear();
-                peer.streaming.clear();
-                control(peer, new ControlMessage(MessageType.BYE, 0, 0, 0, 0, 0, null));
-            }
-        }
-        final long deadlineNs = System.nanoTime() + timeoutNs;
-        boolean flushed = false;
-        while (!flushed && System.nanoTime() - deadlineNs < 0)
-        {
-            flushed = true;
-            for (final Peer peer : peers)
-            {
-                if (!peer.isGone())
-                {
-                    flushControl(peer);
-                    flushed &= peer.control.isEmpty();
-                }
-            }
-            if (!flushed)
-            {
-                Thread.yield();
-            }
-        }
-    }
-
-    private void failEverything()
-    {
-        if (peers != null)
-        {
-            for (final Peer peer : peers)
-            {
-                failAllClosed(peer.pending);
-                failAllClosed(peer.streaming);
-            }
-        }
-        failSendTransfers(send -> true, null);
-        failReceiveTransfers(receive -> true, null);
-        queues.drainPosted(receive -> true, receive -> fail(receive.request, closedError(receive.request)));
-        while (queues.pollUnexpected() != null)
-        {
-            continue;
-        }
-    }
-
-    private void failAllClosed(final ArrayDeque<SendOperation> sends)
-    {
-        SendOperation send;
-        while ((send = sends.pollFirst()) != null)
-        {
-            send.releaseStaged();
-            fail(send.request, closedError(send.request));
-        }
-    }
-
-    // --- lock ----------------------------------------------------------------------------------------------------
-
-    private boolean tryLock()
-    {
-        return !lock.get() && lock.compareAndSet(false, true);
-    }
-
-    private void unlock()
-    {
-        if (stagesToComplete.isEmpty())
-        {
-            lock.setRelease(false);
-            return;
-        }
-        final Request[] completed = stagesToComplete.toArray(new Request[0]);
-        stagesToComplete.clear();
-        lock.setRelease(false);
-        for (final Request request : completed)
-        {
-            request.completeStage(request.status());
-        }
-    }
-
-    StagingRequests staging()
-    {
-        return staging;
-    }
-
-    /**
-     * Device staging work of the engine. Messages up to the eager threshold are staged on the engine's thread
-     * ({@link #packNow}, {@link #unpackNow}): a hand-off to another thread and back costs more than the device work.
-     * Larger ones are handed to the rank actor ({@link #stageOut}, {@link #stageIn}), whose completion comes back as
-     * an engine command.
-     */
-    interface StagingRequests
-    {
-        /**
-         * Packs a device send buffer into host memory on the calling thread.
-         *
-         * @param send in state STAGING.
-         * @return the packed bytes.
-         */
-        PackedHostBuffer packNow(SendOperation send);
-
-        /**
-         * Unpacks a received message from its host staging memory into the device buffer on the calling thread, and
-         * releases the staging memory.
-         *
-         * @param receive with all its bytes in {@link ReceiveOperation#staging}.
-         */
-        void unpackNow(ReceiveOperation receive);
-
-        /**
-         * @param packedBytes size of a message bound for device memory.
-         * @return host memory to receive it into.
-         */
-        PackedHostBuffer allocate(long packedBytes);
-
-        /**
-         * Pack a device send buffer into host memory, then submit {@link #sendStaged}.
-         *
-         * @param send in state STAGING.
-         */
-        void stageOut(SendOperation send);
-
-        /**
-         * Unpack a received message from its host staging memory into the device buffer, then submit
-         * {@link #receiveStaged}.
-         *
-         * @param receive with all its bytes in {@link ReceiveOperation#staging}.
-         */
-        void stageIn(ReceiveOperation receive);
-    }
-
-    static Consumer<Throwable> loggingErrorHandler(final int rank)
-    {
-        return error -> LOG.warn("rank {}: {}", rank, error.getMessage());
     }
 }

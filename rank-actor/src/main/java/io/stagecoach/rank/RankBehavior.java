@@ -10,7 +10,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * The rank actor, guardian of the rank's actor system: it owns the lifecycle work of requests that leaves the
  * progress engine's hot path. It stages device messages above the eager threshold through host memory
  * (asynchronous device work whose completion comes back as a message, never a wait; smaller ones are staged on the
- * engine's thread, see {@link ProgressEngine.StagingRequests}), and turns peer-death reports of the rendezvous service into
+ * engine's thread, see {@link StagingRequests}), and turns peer-death reports of the rendezvous service into
  * engine commands. It is the seam for the pipelined stage actors of the next milestone, which it will spawn per
  * large device transfer.
  */

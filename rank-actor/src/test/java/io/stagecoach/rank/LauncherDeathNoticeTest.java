@@ -12,10 +12,17 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.stagecoach.pipeline.transport.aeron.AeronTransport;
+import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
+import io.stagecoach.pipeline.transport.aeron.PeerAddress;
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.rank.bootstrap.RendezvousClient;
+import io.stagecoach.rank.bootstrap.RendezvousListener;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * When the launcher's rendezvous service reports a rank dead, requests waiting on it fail at once, without waiting
- * for Aeron's timeouts, naming the rank and what the launcher saw.
+ * for Aeron's timeouts, naming the rank and what the launcher saw; a report that arrives before the rank's transport
+ * is attached is remembered.
  */
 class LauncherDeathNoticeTest
 {
@@ -60,6 +68,85 @@ class LauncherDeathNoticeTest
                 assertTrue(lost.getMessage().startsWith("rank 2 died: exit status 137 (signal 9, SIGKILL)"),
                     lost.getMessage());
                 assertFalse(fromOne.isDone());
+                job.rank(1).send(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 0, 1);
+                assertEquals(1, fromOne.await(TIMEOUT).source());
+            }
+            finally
+            {
+                client.close();
+            }
+        }
+    }
+
+    @Test
+    void shouldRememberADeathNoticeThatArrivesBeforeTheTransportIsAttached()
+    {
+        final String jobId = "early-death-" + ProcessHandle.current().pid();
+        final List<PeerAddress> peers = Collections.nCopies(3, PeerAddress.local("node"));
+        try (EmbeddedMediaDriver driver = EmbeddedMediaDriver.launch(directory.resolve(jobId).toString()))
+        {
+            final StagecoachContext context = new StagecoachContext().rank(0).size(3).jobId(jobId).nodeName("node")
+                .peers(peers).aeronDirectoryName(driver.aeronDirectoryName()).useRendezvous(false).conclude();
+            final ProgressEngine engine = new ProgressEngine(0, 3, context.engineSettings(), new ActorStaging(null));
+            engine.submit(locked -> locked.peerDied(2, "exit status 137 (signal 9, SIGKILL)"));
+            try (AeronTransport transport = AeronTransport.connect(
+                context.transportContext(peers, driver.aeronDirectoryName()).listener(engine), error -> { }))
+            {
+                engine.attach(transport);
+                final Communicator rank0 = new Communicator(engine, null, null);
+
+                final Request toTwo = rank0.isend(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 2, 1);
+                final Request fromTwo = rank0.irecv(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 2, 1);
+                final Request fromOne = rank0.irecv(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 1, 1);
+                assertTrue(toTwo.isDone(), "a send to a rank reported dead fails at once");
+                assertTrue(fromTwo.isDone(), "a receive from a rank reported dead fails at once");
+                final PeerLostException lost = assertThrows(PeerLostException.class, () -> toTwo.await(TIMEOUT));
+                assertEquals(2, lost.peer());
+                assertTrue(lost.getMessage().startsWith("rank 2 died: exit status 137 (signal 9, SIGKILL): isend("),
+                    lost.getMessage());
+                assertEquals(2, assertThrows(PeerLostException.class, () -> fromTwo.await(TIMEOUT)).peer());
+                assertFalse(fromOne.isDone(), "rank 1 is alive");
+                engine.close(0);
+                engine.detach();
+                assertTrue(fromOne.status().error().getMessage().contains("rank 0 closed its communicator"));
+            }
+        }
+    }
+
+    @Test
+    void shouldFailRequestsOnARankReportedDeadBeforeThisRankStarted() throws Exception
+    {
+        try (ServerSocket server = new ServerSocket(0, 4, InetAddress.getByAddress(new byte[]{ 127, 0, 0, 1 })))
+        {
+            server.setSoTimeout((int)TIMEOUT.toMillis());
+            final Thread accepting = new Thread(() -> acceptHello(server));
+            accepting.start();
+            final RendezvousClient client = RendezvousClient.connect(
+                new InetSocketAddress(server.getInetAddress(), server.getLocalPort()), 0, 3, TIMEOUT);
+            accepting.join(TIMEOUT.toMillis());
+            final CountDownLatch noticed = new CountDownLatch(1);
+            client.addListener(new RendezvousListener()
+            {
+                public void onPeerDeath(final int rank, final String reason)
+                {
+                    noticed.countDown();
+                }
+
+                public void onServerLost(final String reason)
+                {
+                }
+            });
+            push("DEAD 2 exit status 137 (signal 9, SIGKILL)");
+            assertTrue(noticed.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "the client read the notice");
+            try (LocalJob job = LocalJob.start(directory, 3,
+                context -> context.rendezvousClient(context.rank() == 0 ? client : null)))
+            {
+                final Request fromTwo = job.rank(0).irecv(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 2, 1);
+                final PeerLostException lost = assertThrows(PeerLostException.class, () -> fromTwo.await(TIMEOUT));
+                assertEquals(2, lost.peer());
+                assertTrue(lost.getMessage().startsWith("rank 2 died: exit status 137 (signal 9, SIGKILL)"),
+                    lost.getMessage());
+                final Request fromOne = job.rank(0).irecv(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 1, 1);
                 job.rank(1).send(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 0, 1);
                 assertEquals(1, fromOne.await(TIMEOUT).source());
             }

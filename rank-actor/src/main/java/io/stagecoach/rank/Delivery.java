@@ -1,0 +1,287 @@
+package io.stagecoach.rank;
+
+import java.nio.ByteBuffer;
+
+import io.stagecoach.protocol.wire.EnvelopeFlyweight;
+import io.stagecoach.protocol.wire.ErrorFlyweight;
+import io.stagecoach.protocol.wire.MessageType;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static io.stagecoach.rank.EngineErrors.checkMatch;
+import static io.stagecoach.rank.EngineErrors.goneError;
+import static io.stagecoach.rank.EngineErrors.rejectionCode;
+
+/**
+ * Matching and delivery on the receiving side: a posted receive takes the earliest unexpected message that matches,
+ * or waits in the posted queue; a matched message is checked against the receive (capacity, type signature), then
+ * an eager payload is unpacked into the receive buffer and a rendezvous transfer is cleared to send. A device
+ * receive lands in host staging memory first and is unpacked into the device at the end.
+ */
+final class Delivery
+{
+    private final int rank;
+    private final EngineSettings settings;
+    private final StagingRequests staging;
+    private final MatchQueues queues;
+    private final Transfers transfers;
+    private final Completions completions;
+    private final PeerLiveness liveness;
+    private final Outbound outbound;
+    private final UnsafeBuffer scratch;
+
+    Delivery(
+        final int rank,
+        final EngineSettings settings,
+        final StagingRequests staging,
+        final MatchQueues queues,
+        final Transfers transfers,
+        final Completions completions,
+        final PeerLiveness liveness,
+        final Outbound outbound)
+    {
+        this.rank = rank;
+        this.settings = settings;
+        this.staging = staging;
+        this.queues = queues;
+        this.transfers = transfers;
+        this.completions = completions;
+        this.liveness = liveness;
+        this.outbound = outbound;
+        this.scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(
+            EnvelopeFlyweight.HEADER_LENGTH + settings.eagerThresholdBytes()));
+    }
+
+    /**
+     * Posts a receive: matched with the earliest matching unexpected message, failed when its source is gone (or
+     * every other rank, for ANY_SOURCE), posted otherwise.
+     *
+     * @param receive a new receive of an open engine.
+     */
+    void post(final ReceiveOperation receive)
+    {
+        final UnexpectedMessage message = queues.findUnexpected(
+            receive.source, receive.tag, receive.contextId, true);
+        if (message != null)
+        {
+            matchUnexpected(receive, message);
+            return;
+        }
+        if (receive.source != Communicator.ANY_SOURCE && liveness.peer(receive.source).isGone())
+        {
+            completions.fail(receive.request, goneError(liveness.peer(receive.source), receive.request));
+            return;
+        }
+        if (receive.source == Communicator.ANY_SOURCE && liveness.noLivePeer())
+        {
+            completions.fail(receive.request,
+                new PeerLostException(-1, "every other rank is gone: " + receive.request));
+            return;
+        }
+        queues.post(receive);
+    }
+
+    /**
+     * MPI_Iprobe: the envelope of the earliest unexpected message that matches.
+     *
+     * @return its status (count in bytes), or null when none matches.
+     * @throws PeerLostException when none matches and the source is gone (or every other rank, for ANY_SOURCE).
+     */
+    Status probe(final int source, final int tag, final int contextId)
+    {
+        final UnexpectedMessage message = queues.findUnexpected(source, tag, contextId, false);
+        final boolean attached = liveness.isAttached();
+        if (message == null && source != Communicator.ANY_SOURCE && attached && liveness.peer(source).isGone())
+        {
+            throw new PeerLostException(source, "rank " + source + " " + liveness.peer(source).goneReason +
+                ": probe(source=" + source + ", tag=" + Request.tagName(tag) + ")");
+        }
+        if (message == null && source == Communicator.ANY_SOURCE && attached && liveness.noLivePeer())
+        {
+            throw new PeerLostException(-1, "every other rank is gone: probe(source=ANY_SOURCE, tag=" +
+                Request.tagName(tag) + ")");
+        }
+        return message == null ? null :
+            new Status(message.source, message.tag, message.packedBytes, message.packedBytes, null);
+    }
+
+    /**
+     * The rank actor unpacked a received message into the device buffer, or failed to.
+     */
+    void staged(final ReceiveOperation receive, final Throwable failure)
+    {
+        if (failure != null)
+        {
+            completions.fail(receive.request, failure);
+        }
+        else
+        {
+            completions.completeReceive(receive);
+        }
+    }
+
+    /**
+     * Delivers an EAGER message to the receive it matched: checks it, acknowledges a synchronous send, and unpacks
+     * the payload.
+     *
+     * @param payloadAddress off-heap address of the packed payload.
+     */
+    void deliverEager(
+        final ReceiveOperation receive,
+        final Peer peer,
+        final int tag,
+        final boolean synchronous,
+        final long senderTransferId,
+        final long packedBytes,
+        final long signatureHash,
+        final long signatureLength,
+        final long signatureSizeBytes,
+        final long payloadAddress)
+    {
+        final RuntimeException mismatch =
+            checkMatch(receive, peer.rank, tag, packedBytes, signatureHash, signatureLength, signatureSizeBytes);
+        matched(receive, peer.rank, tag, packedBytes);
+        if (mismatch != null)
+        {
+            rejectSend(peer, senderTransferId, receive, mismatch);
+            return;
+        }
+        if (synchronous)
+        {
+            outbound.sendAck(peer, senderTransferId);
+        }
+        try
+        {
+            if (receive.buffer.isDevice())
+            {
+                receive.staging = staging.allocate(packedBytes);
+            }
+            receive.write(payloadAddress, 0, (int)packedBytes);
+            receive.receivedBytes = packedBytes;
+        }
+        catch (final RuntimeException ex)
+        {
+            receive.releaseStaging();
+            completions.fail(receive.request, ex);
+            return;
+        }
+        finishReceive(receive);
+    }
+
+    /**
+     * Starts the rendezvous transfer of an RTS the receive matched: checks it and clears the sender to send.
+     */
+    void startRendezvous(
+        final ReceiveOperation receive,
+        final Peer peer,
+        final int tag,
+        final long senderTransferId,
+        final long packedBytes,
+        final long signatureHash,
+        final long signatureLength,
+        final long signatureSizeBytes)
+    {
+        final RuntimeException mismatch =
+            checkMatch(receive, peer.rank, tag, packedBytes, signatureHash, signatureLength, signatureSizeBytes);
+        matched(receive, peer.rank, tag, packedBytes);
+        if (mismatch != null)
+        {
+            rejectSend(peer, senderTransferId, receive, mismatch);
+            return;
+        }
+        if (receive.buffer.isDevice())
+        {
+            try
+            {
+                receive.staging = staging.allocate(packedBytes);
+            }
+            catch (final RuntimeException ex)
+            {
+                completions.fail(receive.request, ex);
+                outbound.control(peer, new ControlMessage(MessageType.ERROR, senderTransferId, 0, 0,
+                    ErrorFlyweight.FLAG_SEND, ErrorFlyweight.CODE_STAGING, "rank " + rank +
+                    " could not stage the receive: " + ex.getMessage()));
+                return;
+            }
+        }
+        receive.transferId = transfers.nextId();
+        transfers.receives.put(receive.transferId, receive);
+        outbound.sendCts(peer, senderTransferId, receive.transferId, packedBytes);
+    }
+
+    /**
+     * Completes a receive whose bytes all arrived: a device receive is unpacked from its staging memory first, on
+     * this thread within the eager threshold, by the rank actor above it.
+     */
+    void finishReceive(final ReceiveOperation receive)
+    {
+        if (receive.staging != null)
+        {
+            if (receive.receivedBytes > settings.eagerThresholdBytes())
+            {
+                staging.stageIn(receive);
+                return;
+            }
+            try
+            {
+                staging.unpackNow(receive);
+            }
+            catch (final RuntimeException ex)
+            {
+                completions.fail(receive.request, ex);
+                return;
+            }
+        }
+        completions.completeReceive(receive);
+    }
+
+    /**
+     * @return the off-heap address of bytes of a buffer: in place, or copied to scratch memory for a heap buffer.
+     */
+    long payloadAddress(final DirectBuffer buffer, final int index, final int lengthBytes)
+    {
+        if (buffer.byteArray() == null)
+        {
+            return buffer.addressOffset() + index;
+        }
+        scratch.putBytes(0, buffer, index, lengthBytes);
+        return scratch.addressOffset();
+    }
+
+    private void matchUnexpected(final ReceiveOperation receive, final UnexpectedMessage message)
+    {
+        final Peer peer = liveness.peer(message.source);
+        if (message.isEager())
+        {
+            peer.owedCreditBytes += message.creditBytes;
+            scratch.putBytes(0, message.payload);
+            deliverEager(receive, peer, message.tag, message.synchronous, message.senderTransferId,
+                message.packedBytes, message.signatureHash, message.signatureLength, message.signatureSizeBytes,
+                scratch.addressOffset());
+        }
+        else if (peer.isGone())
+        {
+            completions.fail(receive.request, goneError(peer, receive.request));
+        }
+        else
+        {
+            startRendezvous(receive, peer, message.tag, message.senderTransferId, message.packedBytes,
+                message.signatureHash, message.signatureLength, message.signatureSizeBytes);
+        }
+    }
+
+    private void rejectSend(
+        final Peer peer, final long senderTransferId, final ReceiveOperation receive, final RuntimeException mismatch)
+    {
+        completions.fail(receive.request, mismatch);
+        outbound.control(peer, new ControlMessage(MessageType.ERROR, senderTransferId, 0, 0, ErrorFlyweight.FLAG_SEND,
+            rejectionCode(mismatch), "rank " + rank + " rejected the message: " + mismatch.getMessage()));
+    }
+
+    private static void matched(final ReceiveOperation receive, final int source, final int tag, final long bytes)
+    {
+        receive.matchedSource = source;
+        receive.matchedTag = tag;
+        receive.packedBytes = bytes;
+    }
+}

@@ -1,0 +1,366 @@
+package io.stagecoach.rank;
+
+import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.protocol.wire.ErrorFlyweight;
+import io.stagecoach.protocol.wire.MessageType;
+
+import static io.stagecoach.rank.EngineErrors.goneError;
+
+/**
+ * The outbound side of the engine: posts sends to their peer's queue, chooses the protocol of each at emission
+ * (EAGER within the threshold and the destination's eager credit, RTS otherwise), streams DATA and FIN of matched
+ * rendezvous transfers within a budget per duty cycle, and sends control messages (CTS, ACK, ERROR, CREDIT, BYE).
+ * Back-pressure leaves a message at the head of its queue, to be retried on the next duty cycle.
+ */
+final class Outbound
+{
+    private final int rank;
+    private final EngineSettings settings;
+    private final StagingRequests staging;
+    private final WireSender sender;
+    private final Transfers transfers;
+    private final Completions completions;
+    private final PeerLiveness liveness;
+
+    Outbound(
+        final int rank,
+        final EngineSettings settings,
+        final StagingRequests staging,
+        final Transfers transfers,
+        final Completions completions,
+        final PeerLiveness liveness)
+    {
+        this.rank = rank;
+        this.settings = settings;
+        this.staging = staging;
+        this.sender = new WireSender(rank, settings.eagerThresholdBytes());
+        this.transfers = transfers;
+        this.completions = completions;
+        this.liveness = liveness;
+    }
+
+    /**
+     * Posts a send: emitted at once when nothing is queued before it, otherwise queued behind its peer's sends.
+     * A device buffer within the eager threshold is staged here, a larger one by the rank actor.
+     *
+     * @param send a new send of an open engine.
+     */
+    void post(final SendOperation send)
+    {
+        final Peer peer = liveness.peer(send.destination);
+        if (peer.isGone())
+        {
+            completions.fail(send.request, goneError(peer, send.request));
+            send.releaseStaged();
+            return;
+        }
+        if (send.state == SendOperation.STAGING && send.packedBytes <= settings.eagerThresholdBytes())
+        {
+            try
+            {
+                send.staged = staging.packNow(send);
+                send.state = SendOperation.READY;
+            }
+            catch (final RuntimeException ex)
+            {
+                completions.fail(send.request, ex);
+                return;
+            }
+        }
+        send.transferId = transfers.nextId();
+        if (peer.pending.isEmpty() && send.state == SendOperation.READY)
+        {
+            final int result = emit(peer, send);
+            if (result == WireSender.SENT)
+            {
+                return;
+            }
+            if (result == WireSender.GONE)
+            {
+                liveness.peerGone(peer, "its inbox publication closed");
+                completions.fail(send.request, goneError(peer, send.request));
+                return;
+            }
+        }
+        peer.pending.addLast(send);
+        if (send.state == SendOperation.STAGING)
+        {
+            staging.stageOut(send);
+        }
+        emitPending(peer);
+    }
+
+    /**
+     * The rank actor staged a device send buffer into host memory, or failed to.
+     */
+    void staged(final SendOperation send, final PackedHostBuffer packed, final Throwable failure)
+    {
+        if (failure != null || send.request.isDone())
+        {
+            if (packed != null)
+            {
+                packed.release();
+            }
+            if (failure != null)
+            {
+                completions.fail(send.request, failure);
+            }
+        }
+        else
+        {
+            send.staged = packed;
+            send.state = SendOperation.READY;
+        }
+        emitPending(liveness.peer(send.destination));
+    }
+
+    /**
+     * One duty cycle's output to a live peer: held control messages, queued sends, DATA of streaming transfers, and
+     * a CREDIT message when enough credit is owed and no other message carries it.
+     *
+     * @return work done.
+     */
+    int service(final Peer peer)
+    {
+        int workCount = 0;
+        if (peer.hasOutboundWork())
+        {
+            workCount += flushControl(peer) + emitPending(peer) + streamData(peer);
+        }
+        if (peer.owedCreditBytes >= settings.creditFlushBytes() && peer.control.isEmpty() &&
+            sender.sendHeaderOnly(peer, MessageType.CREDIT) == WireSender.SENT)
+        {
+            workCount++;
+        }
+        return workCount;
+    }
+
+    /**
+     * Sends a control message now, or after those held back before it.
+     */
+    void control(final Peer peer, final ControlMessage message)
+    {
+        if (!(peer.control.isEmpty() && sender.sendControl(peer, message) != WireSender.BACK_PRESSURED))
+        {
+            peer.control.addLast(message);
+        }
+    }
+
+    void sendCts(final Peer peer, final long senderTransferId, final long receiverTransferId, final long packedBytes)
+    {
+        if (!(peer.control.isEmpty() &&
+            sender.sendCts(peer, senderTransferId, receiverTransferId, packedBytes) != WireSender.BACK_PRESSURED))
+        {
+            peer.control.addLast(new ControlMessage(
+                MessageType.CTS, senderTransferId, receiverTransferId, packedBytes, 0, 0, null));
+        }
+    }
+
+    void sendAck(final Peer peer, final long senderTransferId)
+    {
+        if (!(peer.control.isEmpty() && sender.sendAck(peer, senderTransferId) != WireSender.BACK_PRESSURED))
+        {
+            peer.control.addLast(new ControlMessage(MessageType.ACK, senderTransferId, 0, 0, 0, 0, null));
+        }
+    }
+
+    /**
+     * Drops what waits to go to each live peer and sends it a BYE, retrying against back-pressure until every BYE
+     * is out or the timeout passes. Runs on the closing thread.
+     *
+     * @param timeoutNs how long to retry.
+     */
+    void sayGoodbye(final long timeoutNs)
+    {
+        final Peer[] peers = liveness.peers();
+        for (final Peer peer : peers)
+        {
+            if (peer.rank != rank && !peer.isGone())
+            {
+                peer.pending.clear();
+                peer.streaming.clear();
+                control(peer, new ControlMessage(MessageType.BYE, 0, 0, 0, 0, 0, null));
+            }
+        }
+        final long deadlineNs = System.nanoTime() + timeoutNs;
+        boolean flushed = false;
+        while (!flushed && System.nanoTime() - deadlineNs < 0)
+        {
+            flushed = true;
+            for (final Peer peer : peers)
+            {
+                if (!peer.isGone())
+                {
+                    flushControl(peer);
+                    flushed &= peer.control.isEmpty();
+                }
+            }
+            if (!flushed)
+            {
+                Thread.yield();
+            }
+        }
+    }
+
+    private int flushControl(final Peer peer)
+    {
+        int workCount = 0;
+        ControlMessage message;
+        while ((message = peer.control.peekFirst()) != null)
+        {
+            final int result = sender.sendControl(peer, message);
+            if (result == WireSender.BACK_PRESSURED)
+            {
+                break;
+            }
+            peer.control.pollFirst();
+            workCount++;
+        }
+        return workCount;
+    }
+
+    private int emitPending(final Peer peer)
+    {
+        int workCount = 0;
+        SendOperation send;
+        while ((send = peer.pending.peekFirst()) != null && !peer.isGone())
+        {
+            if (send.request.isDone())
+            {
+                peer.pending.pollFirst();
+                send.releaseStaged();
+                continue;
+            }
+            if (send.state == SendOperation.STAGING)
+            {
+                break;
+            }
+            final int result = emit(peer, send);
+            if (result == WireSender.BACK_PRESSURED)
+            {
+                break;
+            }
+            peer.pending.pollFirst();
+            if (result == WireSender.GONE)
+            {
+                liveness.failAll(peer.pending, peer);
+                liveness.peerGone(peer, "its inbox publication closed");
+                completions.fail(send.request, goneError(peer, send.request));
+                break;
+            }
+            workCount++;
+        }
+        return workCount;
+    }
+
+    /**
+     * Sends the envelope of the send at the head of its peer's queue (or of a send that would be there alone).
+     *
+     * @return {@link WireSender#SENT} when it went out or failed for good (the request then carries the error),
+     * {@link WireSender#BACK_PRESSURED} to try again later, {@link WireSender#GONE} when the peer is unreachable.
+     */
+    private int emit(final Peer peer, final SendOperation send)
+    {
+        final int type =
+            WireSender.protocolFor(send.packedBytes, settings.eagerThresholdBytes(), peer.eagerCreditBytes);
+        final int result;
+        try
+        {
+            result = sender.sendEnvelope(peer, send, type, peer.nextSequence);
+        }
+        catch (final RuntimeException ex)
+        {
+            send.releaseStaged();
+            completions.fail(send.request, ex);
+            return WireSender.SENT;
+        }
+        if (result == WireSender.SENT)
+        {
+            peer.nextSequence++;
+            sent(peer, send, type);
+        }
+        return result;
+    }
+
+    private void sent(final Peer peer, final SendOperation send, final int type)
+    {
+        if (type == MessageType.RTS)
+        {
+            peer.rendezvousSends++;
+        }
+        if (type == MessageType.EAGER)
+        {
+            peer.eagerSends++;
+            peer.eagerCreditBytes -= WireSender.eagerLength(send.packedBytes);
+            if (!send.synchronous)
+            {
+                send.releaseStaged();
+                completions.completeSend(send);
+                return;
+            }
+        }
+        transfers.sends.put(send.transferId, send);
+    }
+
+    private int streamData(final Peer peer)
+    {
+        int workCount = 0;
+        long budgetBytes = settings.dataBudgetBytes();
+        SendOperation send;
+        while (budgetBytes > 0 && (send = peer.streaming.peekFirst()) != null)
+        {
+            final int result;
+            if (send.sentBytes < send.packedBytes)
+            {
+                final int lengthBytes = (int)Math.min(peer.dataFragmentBytes, send.packedBytes - send.sentBytes);
+                result = sendDataSafely(peer, send, lengthBytes);
+                if (result == WireSender.SENT)
+                {
+                    send.sentBytes += lengthBytes;
+                    budgetBytes -= lengthBytes;
+                }
+            }
+            else
+            {
+                result = sender.sendFin(peer, send);
+                if (result == WireSender.SENT)
+                {
+                    peer.streaming.pollFirst();
+                    transfers.sends.remove(send.transferId);
+                    send.releaseStaged();
+                    completions.completeSend(send);
+                }
+            }
+            if (result == WireSender.BACK_PRESSURED)
+            {
+                break;
+            }
+            if (result == WireSender.GONE)
+            {
+                liveness.peerGone(peer, "its inbox publication closed");
+                break;
+            }
+            workCount++;
+        }
+        return workCount;
+    }
+
+    private int sendDataSafely(final Peer peer, final SendOperation send, final int lengthBytes)
+    {
+        try
+        {
+            return sender.sendData(peer, send, lengthBytes);
+        }
+        catch (final RuntimeException ex)
+        {
+            peer.streaming.remove(send);
+            transfers.sends.remove(send.transferId);
+            send.releaseStaged();
+            completions.fail(send.request, ex);
+            control(peer, new ControlMessage(MessageType.ERROR, send.receiverTransferId, 0, 0,
+                ErrorFlyweight.FLAG_RECEIVE, ErrorFlyweight.CODE_PROTOCOL, "rank " + rank + " could not read the " +
+                "send buffer: " + ex.getMessage()));
+            return WireSender.SENT;
+        }
+    }
+}
