@@ -2,11 +2,14 @@ package io.stagecoach.rank;
 
 import java.nio.ByteBuffer;
 
+import io.stagecoach.protocol.host.CrossMemory;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.protocol.wire.MessageType;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import static io.stagecoach.rank.EngineErrors.checkMatch;
 import static io.stagecoach.rank.EngineErrors.goneError;
@@ -15,11 +18,14 @@ import static io.stagecoach.rank.EngineErrors.rejectionCode;
 /**
  * Matching and delivery on the receiving side: a posted receive takes the earliest unexpected message that matches,
  * or waits in the posted queue; a matched message is checked against the receive (capacity, type signature), then
- * an eager payload is unpacked into the receive buffer and a rendezvous transfer is cleared to send. A device
+ * an eager payload is unpacked into the receive buffer and a rendezvous transfer is read straight out of a same-node
+ * sender's memory, or cleared to send. A device
  * receive lands in host staging memory first and is unpacked into the device at the end.
  */
 final class Delivery
 {
+    private static final Logger LOG = LoggerFactory.getLogger(ProgressEngine.class);
+
     private final int rank;
     private final EngineSettings settings;
     private final StagingRequests staging;
@@ -179,7 +185,9 @@ final class Delivery
         final long packedBytes,
         final long signatureHash,
         final long signatureLength,
-        final long signatureSizeBytes)
+        final long signatureSizeBytes,
+        final long sourcePid,
+        final long sourceAddress)
     {
         final RuntimeException mismatch =
             checkMatch(receive, peer.rank, tag, packedBytes, signatureHash, signatureLength, signatureSizeBytes);
@@ -204,9 +212,40 @@ final class Delivery
                 return;
             }
         }
+        if (sourceAddress != 0 && peer.readable && receive.readTarget() != 0 &&
+            readFromSender(receive, peer, sourcePid, sourceAddress, packedBytes))
+        {
+            outbound.sendAck(peer, senderTransferId);
+            finishReceive(receive);
+            return;
+        }
         receive.transferId = transfers.nextId();
         transfers.receives.put(receive.transferId, receive);
         outbound.sendCts(peer, senderTransferId, receive.transferId, packedBytes);
+    }
+
+    /**
+     * Reads a same-node sender's packed bytes straight out of its memory into the receive buffer or its staging
+     * memory: one copy, where the log buffer takes two. A refusal (another pid namespace, ptrace rules) turns reads
+     * from that peer off, and the transfer goes on through CTS and DATA.
+     *
+     * @return true when every byte arrived.
+     */
+    private boolean readFromSender(
+        final ReceiveOperation receive, final Peer peer, final long pid, final long address, final long packedBytes)
+    {
+        final long result = CrossMemory.read(pid, address, receive.readTarget(), packedBytes);
+        if (result == packedBytes)
+        {
+            receive.receivedBytes = packedBytes;
+            peer.reads++;
+            return true;
+        }
+        peer.readable = false;
+        LOG.info("rank {} cannot read rank {}'s memory (process {}): {}; its messages come through the log buffer",
+            rank, peer.rank, pid, result < 0 ? CrossMemory.describe(result) : "read " + result + " of " +
+            packedBytes + " bytes");
+        return false;
     }
 
     /**
@@ -266,7 +305,8 @@ final class Delivery
         else
         {
             startRendezvous(receive, peer, message.tag, message.senderTransferId, message.packedBytes,
-                message.signatureHash, message.signatureLength, message.signatureSizeBytes);
+                message.signatureHash, message.signatureLength, message.signatureSizeBytes, message.sourcePid,
+                message.sourceAddress);
         }
     }
 

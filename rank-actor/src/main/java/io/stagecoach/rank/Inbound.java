@@ -164,13 +164,19 @@ final class Inbound implements FragmentHandler
             return;
         }
         final ReceiveOperation receive = queues.takePosted(peer.rank, envelope.tag(), envelope.contextId());
+        final boolean readable = (envelope.flags() & EnvelopeFlyweight.FLAG_READABLE) != 0;
+        final long sourcePid = readable ? envelope.sourcePid() : 0;
+        final long sourceAddress = readable ? envelope.sourceAddress() : 0;
         if (receive == null)
         {
-            queues.addUnexpected(unexpected(MessageType.RTS, peer.rank, null, 0));
+            final UnexpectedMessage message = unexpected(MessageType.RTS, peer.rank, null, 0);
+            message.sourcePid = sourcePid;
+            message.sourceAddress = sourceAddress;
+            queues.addUnexpected(message);
             return;
         }
         delivery.startRendezvous(receive, peer, envelope.tag(), envelope.transferId(), envelope.packedBytes(),
-            envelope.signature(0), envelope.signature(1), envelope.signature(2));
+            envelope.signature(0), envelope.signature(1), envelope.signature(2), sourcePid, sourceAddress);
     }
 
     private UnexpectedMessage unexpected(final int type, final int source, final byte[] payload, final int credit)
@@ -275,7 +281,8 @@ final class Inbound implements FragmentHandler
     private void onAck(final Peer peer, final AckFlyweight message)
     {
         final SendOperation send = transfers.sends.get(message.senderTransferId());
-        if (send != null && send.destination == peer.rank && send.synchronous && send.receiverTransferId == 0)
+        if (send != null && send.destination == peer.rank && (send.synchronous || send.readableOffered) &&
+            send.receiverTransferId == 0)
         {
             transfers.sends.remove(send.transferId);
             send.releaseStaged();

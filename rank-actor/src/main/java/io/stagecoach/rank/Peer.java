@@ -23,6 +23,7 @@ final class Peer
 
     long eagerSends;
     long rendezvousSends;
+    long reads;
     long nextSequence;
     long expectedSequence;
     long eagerCreditBytes;

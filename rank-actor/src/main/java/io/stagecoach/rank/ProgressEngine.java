@@ -3,6 +3,7 @@ package io.stagecoach.rank;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import io.stagecoach.protocol.host.CrossMemory;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.transport.aeron.AeronTransport;
 import io.stagecoach.pipeline.transport.aeron.TransportListener;
@@ -73,9 +74,25 @@ final class ProgressEngine implements TransportListener, CommandSink
     void attach(final AeronTransport transport)
     {
         final Peer[] attached = new Peer[size];
+        final String unreadable = CrossMemory.unavailableReason();
+        final boolean readsFromSameNode = settings.sameNodeReads() && unreadable == null;
+        if (readsFromSameNode)
+        {
+            final int allowed = CrossMemory.allowReaders();
+            if (allowed != 0)
+            {
+                LOG.info("rank {}: peers may not be allowed to read this rank's memory: {}", rank,
+                    CrossMemory.describe(allowed));
+            }
+        }
+        if (settings.sameNodeReads() && unreadable != null)
+        {
+            LOG.info("rank {}: same-node messages go through the log buffers: {}", rank, unreadable);
+        }
         for (int i = 0; i < size; i++)
         {
             attached[i] = new Peer(i, transport.publication(i), settings.eagerWindowBytes());
+            attached[i].readable = readsFromSameNode && attached[i].publication.channel().startsWith("aeron:ipc");
         }
         lock.lockYielding();
         try
@@ -243,7 +260,7 @@ final class ProgressEngine implements TransportListener, CommandSink
      *
      * @param peerRank a rank.
      * @return eager sends to it, rendezvous sends to it, unexpected messages held, unexpected payload bytes held,
-     * posted receives waiting, eager credit left towards it.
+     * posted receives waiting, eager credit left towards it, messages from it read straight out of its memory.
      */
     long[] counters(final int peerRank)
     {
@@ -252,7 +269,7 @@ final class ProgressEngine implements TransportListener, CommandSink
         {
             final Peer peer = liveness.peer(peerRank);
             return new long[]{ peer.eagerSends, peer.rendezvousSends, queues.unexpectedCount(),
-                queues.unexpectedBytes(), queues.postedCount(), peer.eagerCreditBytes };
+                queues.unexpectedBytes(), queues.postedCount(), peer.eagerCreditBytes, peer.reads };
         }
         finally
         {

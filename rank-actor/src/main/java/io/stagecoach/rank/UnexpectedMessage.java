@@ -4,7 +4,7 @@ import io.stagecoach.protocol.wire.MessageType;
 
 /**
  * A matchable message that arrived before a receive matched it: an EAGER message with a copy of its payload, or an
- * RTS (its payload stays with the sender until the receive is posted). Linked into the unexpected-message queue in
+ * RTS (its payload stays with the sender until the receive is posted; from a same-node sender, with where it lies). Linked into the unexpected-message queue in
  * arrival order.
  */
 final class UnexpectedMessage
@@ -22,6 +22,8 @@ final class UnexpectedMessage
     final byte[] payload;
     final int creditBytes;
 
+    long sourcePid;
+    long sourceAddress;
     UnexpectedMessage previous;
     UnexpectedMessage next;
 

@@ -82,5 +82,25 @@ public final class CrossMemory
         };
     }
 
+    /**
+     * Lets other processes of this user read this one where Yama's {@code ptrace_scope} is 1 (only ancestors may
+     * otherwise): ranks of a job are siblings. Does nothing where Yama is absent.
+     *
+     * @return 0, or {@code -errno} when the kernel refused.
+     * @throws IllegalStateException when the native host library is not loaded.
+     */
+    public static int allowReaders()
+    {
+        final String reason = NativeLibrary.loadFailure();
+        if (reason != null)
+        {
+            throw new IllegalStateException("cross-memory reads unavailable: " + reason);
+        }
+        final int result = allowReaders0();
+        return result == -22 ? 0 : result;
+    }
+
+    private static native int allowReaders0();
+
     private static native long read0(long pid, long remoteAddress, long localAddress, long lengthBytes);
 }
