@@ -11,4 +11,14 @@ interface EngineCommand
      * @param engine the engine, locked by the calling thread.
      */
     void execute(ProgressEngine engine);
+
+    /**
+     * The request this command serves, failed with what {@link #execute} threw, if it has one.
+     *
+     * @return the request, or null for commands that serve none.
+     */
+    default Request request()
+    {
+        return null;
+    }
 }

@@ -148,7 +148,7 @@ final class ProgressEngine implements TransportListener, CommandSink
                 if (liveness.isAttached())
                 {
                     drainCommands();
-                    command.execute(this);
+                    run(command);
                     return;
                 }
             }
@@ -402,15 +402,32 @@ final class ProgressEngine implements TransportListener, CommandSink
         while ((command = commands.poll()) != null)
         {
             workCount++;
-            try
+            run(command);
+        }
+        return workCount;
+    }
+
+    /**
+     * Runs a command; what it throws fails its request, or is logged when it has none, and never reaches the thread
+     * that submitted it (the rank actor must not stop) or the commands after it.
+     */
+    private void run(final EngineCommand command)
+    {
+        try
+        {
+            command.execute(this);
+        }
+        catch (final RuntimeException ex)
+        {
+            final Request request = command.request();
+            if (request != null && !request.isDone())
             {
-                command.execute(this);
+                completions.fail(request, ex);
             }
-            catch (final RuntimeException ex)
+            else
             {
                 LOG.error("rank {} failed to run {}", rank, command, ex);
             }
         }
-        return workCount;
     }
 }

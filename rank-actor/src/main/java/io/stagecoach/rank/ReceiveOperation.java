@@ -61,6 +61,11 @@ final class ReceiveOperation implements EngineCommand
         engine.postReceive(this);
     }
 
+    public Request request()
+    {
+        return request;
+    }
+
     boolean matches(final int source, final int tag, final int contextId)
     {
         return (this.source == Communicator.ANY_SOURCE || this.source == source) &&

@@ -62,6 +62,11 @@ final class SendOperation implements EngineCommand
         engine.postSend(this);
     }
 
+    public Request request()
+    {
+        return request;
+    }
+
     /**
      * Writes packed bytes [packedOffset, packedOffset + lengthBytes) of the message to host memory.
      *
