@@ -2,6 +2,7 @@ package io.stagecoach.rank;
 
 import java.nio.ByteBuffer;
 
+import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.protocol.host.CrossMemory;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
@@ -34,6 +35,7 @@ final class Delivery
     private final Completions completions;
     private final PeerLiveness liveness;
     private final Outbound outbound;
+    private final HostBufferPool hostBuffers;
     private final UnsafeBuffer scratch;
 
     Delivery(
@@ -44,8 +46,10 @@ final class Delivery
         final Transfers transfers,
         final Completions completions,
         final PeerLiveness liveness,
-        final Outbound outbound)
+        final Outbound outbound,
+        final HostBufferPool hostBuffers)
     {
+        this.hostBuffers = hostBuffers;
         this.rank = rank;
         this.settings = settings;
         this.staging = staging;
@@ -212,7 +216,8 @@ final class Delivery
                 return;
             }
         }
-        if (sourceAddress != 0 && peer.readable && receive.readTarget() != 0 &&
+        if (sourceAddress != 0 && peer.readable &&
+            (receive.readTarget() != 0 || packedBytes <= HostBufferPool.MAX_BUFFER_BYTES) &&
             readFromSender(receive, peer, sourcePid, sourceAddress, packedBytes))
         {
             outbound.sendAck(peer, senderTransferId);
@@ -226,7 +231,8 @@ final class Delivery
 
     /**
      * Reads a same-node sender's packed bytes straight out of its memory into the receive buffer or its staging
-     * memory: one copy, where the log buffer takes two. A refusal (another pid namespace, ptrace rules) turns reads
+     * memory: one copy, where the log buffer takes two (a receive type that scatters the data takes it from a pooled
+     * buffer, one more copy). A refusal (another pid namespace, ptrace rules) turns reads
      * from that peer off, and the transfer goes on through CTS and DATA.
      *
      * @return true when every byte arrived.
@@ -234,7 +240,24 @@ final class Delivery
     private boolean readFromSender(
         final ReceiveOperation receive, final Peer peer, final long pid, final long address, final long packedBytes)
     {
-        final long result = CrossMemory.read(pid, address, receive.readTarget(), packedBytes);
+        final long target = receive.readTarget();
+        final PackedHostBuffer scattered = target == 0 ? hostBuffers.acquire(packedBytes) : null;
+        final long result;
+        try
+        {
+            result = CrossMemory.read(pid, address, target != 0 ? target : scattered.address(), packedBytes);
+            if (result == packedBytes && scattered != null)
+            {
+                receive.write(scattered.address(), 0, (int)packedBytes);
+            }
+        }
+        finally
+        {
+            if (scattered != null)
+            {
+                scattered.release();
+            }
+        }
         if (result == packedBytes)
         {
             receive.receivedBytes = packedBytes;

@@ -21,6 +21,7 @@ final class Outbound
     private final Transfers transfers;
     private final Completions completions;
     private final PeerLiveness liveness;
+    private final HostBufferPool hostBuffers;
 
     Outbound(
         final int rank,
@@ -28,8 +29,10 @@ final class Outbound
         final StagingRequests staging,
         final Transfers transfers,
         final Completions completions,
-        final PeerLiveness liveness)
+        final PeerLiveness liveness,
+        final HostBufferPool hostBuffers)
     {
+        this.hostBuffers = hostBuffers;
         this.rank = rank;
         this.settings = settings;
         this.staging = staging;
@@ -45,6 +48,25 @@ final class Outbound
      *
      * @param send a new send of an open engine.
      */
+    /**
+     * Packs a scattered host message whole into a pooled buffer, so that a same-node receiver can read it in one
+     * range: one pack here and one read there, without the rendezvous round trip of CTS before DATA.
+     */
+    private void packWhole(final SendOperation send)
+    {
+        final PackedHostBuffer packed = hostBuffers.acquire(send.packedBytes);
+        try
+        {
+            send.compiled.pack(send.buffer.baseAddress(), send.count, 0, send.packedBytes, packed.address());
+        }
+        catch (final RuntimeException ex)
+        {
+            packed.release();
+            throw ex;
+        }
+        send.staged = packed;
+    }
+
     void post(final SendOperation send)
     {
         final Peer peer = liveness.peer(send.destination);
@@ -60,6 +82,19 @@ final class Outbound
             {
                 send.staged = staging.packNow(send);
                 send.state = SendOperation.READY;
+            }
+            catch (final RuntimeException ex)
+            {
+                completions.fail(send.request, ex);
+                return;
+            }
+        }
+        if (peer.readable && send.state == SendOperation.READY && send.readableAddress() == 0 &&
+            send.packedBytes > settings.eagerThresholdBytes() && send.packedBytes <= HostBufferPool.MAX_BUFFER_BYTES)
+        {
+            try
+            {
+                packWhole(send);
             }
             catch (final RuntimeException ex)
             {

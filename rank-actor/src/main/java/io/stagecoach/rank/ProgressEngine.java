@@ -59,8 +59,10 @@ final class ProgressEngine implements TransportListener, CommandSink
         this.settings = settings;
         this.staging = staging;
         this.liveness = new PeerLiveness(rank, size, settings, queues, transfers, completions);
-        this.outbound = new Outbound(rank, settings, staging, transfers, completions, liveness);
-        this.delivery = new Delivery(rank, settings, staging, queues, transfers, completions, liveness, outbound);
+        final HostBufferPool hostBuffers = new HostBufferPool();
+        this.outbound = new Outbound(rank, settings, staging, transfers, completions, liveness, hostBuffers);
+        this.delivery = new Delivery(
+            rank, settings, staging, queues, transfers, completions, liveness, outbound, hostBuffers);
         this.inbound = new Inbound(rank, settings, queues, transfers, completions, liveness, delivery);
     }
 

@@ -16,8 +16,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Large messages between ranks of one node read straight out of the sender's memory: contiguous on both sides,
- * matched at once or from the unexpected queue, synchronous; the fallbacks through CTS and DATA where the receive
- * type scatters the data or reads are turned off. The counter of reads tells which path a message took.
+ * matched at once or from the unexpected queue, synchronous, scattered on either side (packed whole into pooled
+ * buffers); the fallback through CTS and DATA where reads are turned off. The counter of reads tells which path a message took.
  */
 class SameNodeReadTest
 {
@@ -96,7 +96,7 @@ class SameNodeReadTest
     }
 
     @Test
-    void shouldStreamThroughTheLogBufferWhenTheReceiveTypeScattersTheData()
+    void shouldReadScatteredSendsAndReceivesThroughPooledPackingBuffers()
     {
         try (LocalJob job = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD)))
         {
@@ -111,7 +111,22 @@ class SameNodeReadTest
             {
                 assertEquals(out.getLong(i * 8), in.getLong(i * 16), "double " + i);
             }
-            assertEquals(0, reads(job, 1, 0));
+            assertEquals(1, reads(job, 1, 0));
+
+            final ByteBuffer back = ByteBuffer.allocateDirect(doubles * 8);
+            final Request returned = job.rank(0).irecv(back, doubles, Datatype.DOUBLE, 1, 6);
+            job.rank(1).send(in, 1, everyOther, 0, 6);
+            returned.await(TIMEOUT);
+            assertEquals(out, back);
+            assertEquals(1, reads(job, 0, 1));
+
+            for (int round = 0; round < 3; round++)
+            {
+                final Request again = job.rank(1).irecv(in, 1, everyOther, 0, 7);
+                job.rank(0).send(out, doubles, Datatype.DOUBLE, 1, 7);
+                again.await(TIMEOUT);
+            }
+            assertEquals(4, reads(job, 1, 0));
         }
     }
 
