@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The resident pack kernels of one CUDA back end, and the pauses that keep them off the GPU while a driver call that
- * may wait for every running kernel (a free, an allocation, a host registration, an IPC mapping, a context
+ * The resident pack kernels of the process, and the pauses that keep them off the GPU while a driver call that may
+ * wait for every running kernel (a free, an allocation, a host registration, an IPC mapping, a context
  * synchronisation) runs. {@link #pause()} stops every running kernel and keeps new ones from starting until the
- * matching {@link #resume()}; a paused kernel starts again on its stream's next call.
+ * matching {@link #resume()}; a paused kernel starts again on its stream's next call. The kernels and pauses are
+ * shared by every CUDA back end of the process, since runtimes opened side by side share the device's primary
+ * context: a free in one must stop the kernels of the other. Each back end has its own instance for counting jobs.
  */
 final class ResidentKernels
 {
@@ -18,22 +20,24 @@ final class ResidentKernels
      */
     static final int MAX_PER_DEVICE = 2;
 
-    private final List<ResidentKernel> running = new ArrayList<>();
-    private final List<CudaDevice> devices = new ArrayList<>();
+    private static final Object LOCK = new Object();
+    private static final List<ResidentKernel> RUNNING = new ArrayList<>();
+    private static final List<Integer> ORDINALS = new ArrayList<>();
+    private static int pauses;
+
     private final AtomicLong jobs = new AtomicLong();
-    private int pauses;
 
     /**
-     * Stop every running resident kernel and keep them stopped until {@link #resume()}. Pair every call with a
-     * {@link #resume()} in a finally block.
+     * Stop every running resident kernel of the process and keep them stopped until {@link #resume()}. Pair every
+     * call with a {@link #resume()} in a finally block.
      */
     void pause()
     {
         final ResidentKernel[] toStop;
-        synchronized (this)
+        synchronized (LOCK)
         {
             pauses++;
-            toStop = running.toArray(new ResidentKernel[0]);
+            toStop = RUNNING.toArray(new ResidentKernel[0]);
         }
         for (final ResidentKernel kernel : toStop)
         {
@@ -41,13 +45,16 @@ final class ResidentKernels
         }
     }
 
-    synchronized void resume()
+    void resume()
     {
-        if (pauses == 0)
+        synchronized (LOCK)
         {
-            throw new IllegalStateException("resume without pause");
+            if (pauses == 0)
+            {
+                throw new IllegalStateException("resume without pause");
+            }
+            pauses--;
         }
-        pauses--;
     }
 
     /**
@@ -55,46 +62,58 @@ final class ResidentKernels
      *
      * @param kernel to start.
      * @param device it runs on.
-     * @param start  launches it; runs under this registry's lock, so that no pause can miss it.
+     * @param start  launches it; runs under the lock of the process' kernels, so that no pause can miss it.
      * @return true when started.
      */
-    synchronized boolean start(final ResidentKernel kernel, final CudaDevice device, final Runnable start)
+    boolean start(final ResidentKernel kernel, final CudaDevice device, final Runnable start)
     {
-        if (pauses > 0)
+        synchronized (LOCK)
         {
-            return false;
-        }
-        int onDevice = 0;
-        for (final CudaDevice other : devices)
-        {
-            if (other == device)
+            if (pauses > 0)
             {
-                onDevice++;
+                return false;
+            }
+            int onDevice = 0;
+            for (final Integer ordinal : ORDINALS)
+            {
+                if (ordinal == device.ordinal())
+                {
+                    onDevice++;
+                }
+            }
+            if (onDevice >= MAX_PER_DEVICE)
+            {
+                return false;
+            }
+            start.run();
+            RUNNING.add(kernel);
+            ORDINALS.add(device.ordinal());
+            return true;
+        }
+    }
+
+    void stopped(final ResidentKernel kernel)
+    {
+        synchronized (LOCK)
+        {
+            final int index = RUNNING.indexOf(kernel);
+            if (index >= 0)
+            {
+                RUNNING.remove(index);
+                ORDINALS.remove(index);
             }
         }
-        if (onDevice >= MAX_PER_DEVICE)
-        {
-            return false;
-        }
-        start.run();
-        running.add(kernel);
-        devices.add(device);
-        return true;
     }
 
-    synchronized void stopped(final ResidentKernel kernel)
+    /**
+     * @return resident kernels running in the process.
+     */
+    static int runningCount()
     {
-        final int index = running.indexOf(kernel);
-        if (index >= 0)
+        synchronized (LOCK)
         {
-            running.remove(index);
-            devices.remove(index);
+            return RUNNING.size();
         }
-    }
-
-    synchronized int runningCount()
-    {
-        return running.size();
     }
 
     void submitted()
