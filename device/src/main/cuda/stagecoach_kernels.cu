@@ -297,16 +297,18 @@ SC_UNIT(16)
 
 // Resident pack kernel (opt-in, one per stream): launched once with one block per multiprocessor, it stays on the GPU
 // and takes jobs through a doorbell, a word of mapped pinned host memory that the host writes with a plain store:
-// (sequence << 48) | device address of a ResidentJob, which the host uploaded once per cached launch. Every block
-// (or, with a mirror, block 0 alone, relaying the word through device memory) polls the doorbell; on a new word each
-// block moves its share of the job's blocks, fences, and counts itself done; the last block resets the counter,
-// signals the job's event as the launched kernels do, and stores the count of jobs done into a second host word,
-// which streams wait on. The host submits a job only once the previous one is done, so jobs never overlap. Address 1
-// in the doorbell stops the kernel: the last block to leave stores the launch's epoch into a third host word.
+// (sequence << 48) | device address of a ResidentJob, which the host uploaded once per cached launch. Every block polls
+// the doorbell (or, with a mirror, block 0 alone, one poller per warp with staggered starts, relaying the word to the
+// other blocks through device memory); on a new word each block moves its share of the job's blocks, fences, and
+// counts itself done; the last block resets the counter, signals the job's event as the launched kernels do, and
+// stores the count of jobs done into a second host word, which streams wait on. The host submits a job only once the
+// previous one is done, so jobs never overlap. Address 1 in the doorbell stops the kernel: the last block to leave
+// stores the launch's epoch into a third host word.
 
 #define SC_RESIDENT_EXIT 1ull
 #define SC_RESIDENT_ADDRESS_MASK 0xFFFFFFFFFFFFull
 #define SC_RESIDENT_HOT_POLLS 4096
+#define SC_RESIDENT_STAGGER_NS 128
 
 struct ResidentArgs
 {
@@ -348,10 +350,11 @@ __device__ __forceinline__ void storeReleaseDevice(const unsigned long long addr
     asm volatile("st.release.gpu.global.u64 [%0], %1;" :: "l"(address), "l"(value) : "memory");
 }
 
-// Thread 0 of a block: the next doorbell word different from `last`, tight polling at first, then with pauses.
+// Thread 0 of a block: the next doorbell word different from `last`, tight polling at first, then with pauses. With a
+// mirror, blocks other than 0 poll the mirror in device memory.
 __device__ __forceinline__ unsigned long long awaitDoorbell(const ResidentArgs& r, const unsigned long long last)
 {
-    const bool relayed = r.mirror != 0 && blockIdx.x != 0;
+    const bool relayed = r.mirror != 0;
     const unsigned long long address = relayed ? r.mirror : r.doorbell;
     unsigned int polls = 0;
     unsigned long long word;
@@ -360,7 +363,7 @@ __device__ __forceinline__ unsigned long long awaitDoorbell(const ResidentArgs& 
         word = relayed ? loadAcquireDevice(address) : loadAcquireSystem(address);
         if (word != last)
         {
-            break;
+            return word;
         }
         if (polls < SC_RESIDENT_HOT_POLLS)
         {
@@ -371,11 +374,34 @@ __device__ __forceinline__ unsigned long long awaitDoorbell(const ResidentArgs& 
             __nanosleep(1000);
         }
     }
-    if (r.mirror != 0 && blockIdx.x == 0)
+}
+
+// Lane 0 of every warp of block 0, with a mirror: the warps poll the doorbell in host memory with staggered starts, so
+// that a read reaches the host every SC_RESIDENT_STAGGER_NS or so instead of once per PCIe round trip; the first to
+// see a new word relays it to the mirror and to the block through `word` in shared memory.
+__device__ __forceinline__ void leaderPoll(const ResidentArgs& r, const unsigned long long last,
+    volatile unsigned long long* const word)
+{
+    __nanosleep((threadIdx.x >> 5) * SC_RESIDENT_STAGGER_NS);
+    unsigned int polls = 0;
+    while (*word == last)
     {
-        storeReleaseDevice(r.mirror, word);
+        const unsigned long long value = loadAcquireSystem(r.doorbell);
+        if (value != last)
+        {
+            storeReleaseDevice(r.mirror, value);
+            *word = value;
+            return;
+        }
+        if (polls < SC_RESIDENT_HOT_POLLS)
+        {
+            polls++;
+        }
+        else
+        {
+            __nanosleep(1000);
+        }
     }
-    return word;
 }
 
 template <int UNIT, bool PACK>
@@ -463,9 +489,22 @@ extern "C" __global__ void __launch_bounds__(SC_THREADS) sc_resident(const Resid
     } shared;
     unsigned long long last = r.seen;
     unsigned long long jobs = r.jobs;
+    const bool leader = r.mirror != 0 && blockIdx.x == 0;
+    if (threadIdx.x == 0)
+    {
+        word = last;
+    }
+    __syncthreads();
     while (true)
     {
-        if (threadIdx.x == 0)
+        if (leader)
+        {
+            if ((threadIdx.x & 31) == 0)
+            {
+                leaderPoll(r, last, &word);
+            }
+        }
+        else if (threadIdx.x == 0)
         {
             word = awaitDoorbell(r, last);
         }
