@@ -181,7 +181,8 @@ public final class DeviceBenchmark
             case "direct" -> "repeated calls are one cuLaunchKernel with cached arguments; the kernel signals the event";
             case "resident" -> "repeated calls with an event go to a resident kernel through a doorbell in mapped " +
                 "pinned memory, every block polls it";
-            default -> "as resident, but block 0 alone polls host memory and relays through device memory";
+            default -> "as resident, but block 0 alone polls host memory (one poller per warp, staggered) and " +
+                "relays through device memory";
         };
     }
 
