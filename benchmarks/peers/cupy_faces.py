@@ -7,7 +7,8 @@ Faces of n^3 float32 arrays, x fastest (shape (z, y, x)), plane index 0 as in De
   Z face a[0, :, :]  contiguous n*n floats      (our contiguous(n*n)); ascontiguousarray returns it without a copy,
                      so the Z row also reports .copy(), which moves the bytes as our pack does.
 End to end = wall clock from the call to the end of stream.synchronize(), the counterpart of our pack + event record
-+ poll; GPU time = CUDA events around the call. Medians over many runs after a warm-up.
++ poll; GPU time = CUDA events around the call. Medians over many runs after a warm-up. The row "8 B copy" (a copy of
+two floats) is CuPy's floor, beside our "8 B pack end to end" rows.
 
 usage: cupy_faces.py [--out DIR] [--runs N]
 """
@@ -79,6 +80,11 @@ def main():
                 row(f"{f'{n}^3 {label} face ({kib} KiB) copy':44s} {median:10.2f} {p90:10.2f} "
                     f"{gpu:10.2f} {args.runs:8d}")
         del a, faces
+    tiny = cp.random.random(2, dtype=cp.float32)
+    make = (lambda: tiny.copy())
+    median, p90 = measure(make, stream.synchronize, args.runs)
+    gpu = gpu_time(cp, make, args.runs)
+    row(f"{'8 B copy':44s} {median:10.2f} {p90:10.2f} {gpu:10.2f} {args.runs:8d}")
 
     try:
         import torch

@@ -50,8 +50,8 @@ public final class DeviceRuntime implements AutoCloseable
         if (context.completionThread())
         {
             completionRunner = new AgentRunner(
-                context.completionIdleStrategy(), ex -> LOG.error("completion agent failed", ex), null,
-                completionAgent);
+                completionAgent.idleStrategy(context.completionIdleStrategy(), context.completionSleepAfterIdleNs()),
+                ex -> LOG.error("completion agent failed", ex), null, completionAgent);
             AgentRunner.startOnThread(completionRunner, runnable ->
             {
                 final Thread thread = new Thread(runnable);
@@ -424,6 +424,31 @@ public final class DeviceRuntime implements AutoCloseable
     }
 
     /**
+     * @return pack and unpack calls that went to a resident pack kernel ({@link LaunchMode#RESIDENT}) so far: 0 in
+     * other modes and on the emulated device, for diagnostics and benchmarks.
+     */
+    public long residentJobs()
+    {
+        return backend.residentJobs();
+    }
+
+    /**
+     * @return duty cycles the completion agent ran so far (its wake-ups), for tests and diagnostics.
+     */
+    long completionDutyCycles()
+    {
+        return completionAgent.dutyCycles();
+    }
+
+    /**
+     * @return times the completion agent went to sleep until the next submission, for tests and diagnostics.
+     */
+    long completionSleeps()
+    {
+        return completionAgent.sleeps();
+    }
+
+    /**
      * Free everything still allocated, stop the completion agent and close the back end.
      */
     @Override
@@ -436,6 +461,7 @@ public final class DeviceRuntime implements AutoCloseable
         closed = true;
         if (completionRunner != null)
         {
+            completionAgent.wakeForClose();
             completionRunner.close();
         }
         else

@@ -295,13 +295,25 @@ public abstract class DeviceContractTest
             final CompletableFuture<DeviceEvent> future = runtime.whenComplete(event);
             assertSame(event, future.get(30, TimeUnit.SECONDS));
             assertTrue(event.isComplete());
-            assertThrows(IllegalStateException.class, () ->
-            {
-                event.record(stream);
-                runtime.whenComplete(event);
-                runtime.whenComplete(event);
-            });
             event.synchronize();
+        }
+        try (DeviceRuntime polled = DeviceRuntime.open(new DeviceContext().kind(runtime.kind())
+                .emulatedDirectory(runtime.context().emulatedDirectory())
+                .emulatedDeviceCount(runtime.context().emulatedDeviceCount())
+                .emulatedMemoryBytes(runtime.context().emulatedMemoryBytes())
+                .completionThread(false));
+            DeviceStream polledStream = polled.createStream(0);
+            DeviceEvent polledEvent = polled.createEvent(0))
+        {
+            polledEvent.record(polledStream);
+            final CompletableFuture<DeviceEvent> first = polled.whenComplete(polledEvent);
+            assertThrows(IllegalStateException.class, () -> polled.whenComplete(polledEvent));
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!first.isDone() && System.nanoTime() < deadline)
+            {
+                polled.pollCompletions();
+            }
+            assertSame(polledEvent, first.get(0, TimeUnit.SECONDS));
         }
     }
 
@@ -465,6 +477,56 @@ public abstract class DeviceContractTest
                 assertArrayEquals(hostUnpackRange(type, before, 0, 1, 0, incoming),
                     download(array.address(), values.length), face.toString());
                 upload(array.address(), values);
+            }
+        }
+    }
+
+    @Test
+    public void shouldKeepStreamOrderAroundPacksThatSignalTheirEvent()
+    {
+        final RandomTypes random = new RandomTypes(RandomTypes.seed("stream order with events"));
+        final int n = 32;
+        final int arrayBytes = 4 * n * n * n;
+        final CompiledType type = Datatype.vector(n * n, 1, n, Datatype.FLOAT).commit().compiled();
+        final int size = (int)type.size();
+        final DevicePacker packer = runtime.packer(type, 0);
+        try (Allocation array = runtime.allocate(0, arrayBytes);
+            Allocation packed = runtime.allocate(0, size);
+            Allocation source = runtime.allocatePinned(arrayBytes);
+            Allocation back = runtime.allocatePinned(arrayBytes);
+            DeviceEvent done = runtime.createEvent(0))
+        {
+            final byte[] values = new byte[arrayBytes];
+            for (int round = 0; round < 8; round++)
+            {
+                random.nextBytes(values);
+                write(source.address(), values);
+                fill(back.address(), POISON, size);
+                stream.copy(array.address(), source.address(), arrayBytes);
+                if (round % 2 == 0)
+                {
+                    stream.synchronize();
+                }
+                packer.pack(stream, array.address(), 1, 0, size, packed.address(), done);
+                stream.copy(back.address(), packed.address(), size);
+                stream.synchronize();
+                assertTrue(done.isComplete());
+                assertArrayEquals(hostPack(type, values, 0, 1, 0, size, 0), read(back.address(), size),
+                    "pack round " + round);
+
+                final byte[] incoming = new byte[size];
+                random.nextBytes(incoming);
+                write(source.address(), incoming);
+                stream.copy(packed.address(), source.address(), size);
+                if (round % 2 == 1)
+                {
+                    stream.synchronize();
+                }
+                packer.unpack(stream, packed.address(), 1, 0, size, array.address(), done);
+                stream.copy(back.address(), array.address(), arrayBytes);
+                stream.synchronize();
+                assertArrayEquals(hostUnpackRange(type, values, 0, 1, 0, incoming), read(back.address(), arrayBytes),
+                    "unpack round " + round);
             }
         }
     }

@@ -1,0 +1,50 @@
+package io.stagecoach.device.cuda;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import jcuda.driver.CUfunction;
+import org.agrona.BufferUtil;
+
+/**
+ * A kernel launch ready for {@code cuLaunchKernel}: the argument struct and the one-entry array of argument pointers
+ * the driver reads live in one direct buffer, and the parameter pointer handed to JCuda is the raw address of that
+ * array, so that a launch marshals no Java objects.
+ */
+final class DirectLaunch
+{
+    private static final int POINTER_OFFSET = KernelPlan.ARGUMENT_BYTES;
+
+    private final ByteBuffer buffer =
+        BufferUtil.allocateDirectAligned(KernelPlan.ARGUMENT_BYTES + 16, 16).order(ByteOrder.LITTLE_ENDIAN);
+    private final HostPointer parameters;
+    CUfunction function;
+    int blocks;
+    String description;
+
+    DirectLaunch()
+    {
+        final long address = BufferUtil.address(buffer);
+        buffer.putLong(POINTER_OFFSET, address);
+        parameters = new HostPointer(address + POINTER_OFFSET);
+    }
+
+    /**
+     * @param plan     to launch.
+     * @param function the plan's kernel.
+     * @return this.
+     */
+    DirectLaunch prepare(final KernelPlan plan, final CUfunction function)
+    {
+        plan.writeArguments(buffer);
+        this.function = function;
+        this.blocks = (int)plan.blocks;
+        this.description = plan.toString();
+        return this;
+    }
+
+    HostPointer parameters()
+    {
+        return parameters;
+    }
+}
