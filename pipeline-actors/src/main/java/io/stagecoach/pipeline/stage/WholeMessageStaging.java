@@ -1,5 +1,6 @@
 package io.stagecoach.pipeline.stage;
 
+import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -22,8 +23,8 @@ import io.stagecoach.protocol.datatype.CompiledType;
  * layer reports it. Messages up to a vbuf slot take a slot of a pool of pinned buffers opened once; larger ones,
  * or any while the pool is empty, get pinned memory of their own.
  * <p>
- * The {@code Now} variants enqueue the same work and spin on the event's completion on the calling thread, for at
- * most the inline timeout; if the device has not finished by then the call fails, and the host memory is released
+ * The {@code Now} variants enqueue the same work, fused with the recording of one reused event per device, and spin
+ * on its completion on the calling thread, for at most the inline timeout; if the device has not finished by then the call fails, and the host memory is released
  * only once the device is done with it.
  */
 public final class WholeMessageStaging implements StagingPath
@@ -35,11 +36,15 @@ public final class WholeMessageStaging implements StagingPath
 
     /** How long the {@code Now} variants wait for the device by default. */
     public static final long DEFAULT_INLINE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
+    private static final int RECENT_SLOTS = 4;
 
     private final DeviceRuntime runtime;
     private final DeviceStream[] streams;
     private final BufferPool vbufs;
     private final long inlineTimeoutNs;
+    private final DeviceEvent[] inlineEvents;
+    private final ArrayDeque<BufferSlot> recentSlots = new ArrayDeque<>();
+    private boolean closed;
 
     /**
      * @param runtime the device layer of this process.
@@ -62,6 +67,7 @@ public final class WholeMessageStaging implements StagingPath
         this.inlineTimeoutNs = inlineTimeoutNs;
         this.runtime = runtime;
         this.streams = new DeviceStream[runtime.deviceCount()];
+        this.inlineEvents = new DeviceEvent[runtime.deviceCount()];
         this.vbufs = BufferPool.openVbufs(runtime, VBUF_SLOTS, VBUF_SLOT_BYTES);
     }
 
@@ -72,10 +78,15 @@ public final class WholeMessageStaging implements StagingPath
     {
         if (packedBytes <= vbufs.slotBytes())
         {
-            final BufferSlot slot = vbufs.tryAcquire();
+            BufferSlot slot = takeRecentSlot();
+            if (slot == null)
+            {
+                slot = vbufs.tryAcquire();
+            }
             if (slot != null)
             {
-                return new PackedHostBuffer(slot.address(), packedBytes, slot::release);
+                final BufferSlot taken = slot;
+                return new PackedHostBuffer(taken.address(), packedBytes, () -> keepRecentSlot(taken));
             }
         }
         final Allocation pinned = runtime.allocatePinned(Math.max(1, packedBytes));
@@ -168,13 +179,12 @@ public final class WholeMessageStaging implements StagingPath
         {
             final DevicePacker packer = runtime.packer(type, device);
             final DeviceStream stream = stream(device);
-            event = runtime.createEvent(device);
+            event = takeInlineEvent(device);
             try
             {
                 synchronized (stream)
                 {
-                    packer.pack(stream, deviceAddress, count, 0, packedBytes, packed.address());
-                    stream.record(event);
+                    packer.pack(stream, deviceAddress, count, 0, packedBytes, packed.address(), event);
                 }
             }
             catch (final RuntimeException ex)
@@ -210,13 +220,12 @@ public final class WholeMessageStaging implements StagingPath
         {
             final DevicePacker packer = runtime.packer(type, device);
             final DeviceStream stream = stream(device);
-            event = runtime.createEvent(device);
+            event = takeInlineEvent(device);
             try
             {
                 synchronized (stream)
                 {
-                    packer.unpack(stream, packed.address(), count, 0, lengthBytes, deviceAddress);
-                    stream.record(event);
+                    packer.unpack(stream, packed.address(), count, 0, lengthBytes, deviceAddress, event);
                 }
             }
             catch (final RuntimeException ex)
@@ -241,6 +250,20 @@ public final class WholeMessageStaging implements StagingPath
      */
     public synchronized void close()
     {
+        closed = true;
+        BufferSlot slot;
+        while ((slot = recentSlots.pollFirst()) != null)
+        {
+            slot.release();
+        }
+        for (int i = 0; i < inlineEvents.length; i++)
+        {
+            if (inlineEvents[i] != null)
+            {
+                inlineEvents[i].close();
+                inlineEvents[i] = null;
+            }
+        }
         vbufs.close();
         for (int i = 0; i < streams.length; i++)
         {
@@ -289,7 +312,48 @@ public final class WholeMessageStaging implements StagingPath
             packed.release();
             throw new StagingException(what + " failed: " + ex.getMessage(), ex);
         }
-        event.close();
+        keepInlineEvent(event);
+    }
+
+    /**
+     * The inline variants wait for their own work, so one event per device serves all of them, recorded again each
+     * time; with the slots below, a repeated inline call presents the device layer the same buffers and event, which
+     * it turns into one cached launch.
+     */
+    private synchronized DeviceEvent takeInlineEvent(final int device)
+    {
+        final DeviceEvent event = inlineEvents[device];
+        inlineEvents[device] = null;
+        return event != null ? event : runtime.createEvent(device);
+    }
+
+    private synchronized void keepInlineEvent(final DeviceEvent event)
+    {
+        if (closed || inlineEvents[event.device()] != null)
+        {
+            event.close();
+            return;
+        }
+        inlineEvents[event.device()] = event;
+    }
+
+    /**
+     * The most recently released vbuf slots are handed out again first (the pool itself is first in, first out):
+     * a ping-pong then keeps packing into the same slot.
+     */
+    private synchronized BufferSlot takeRecentSlot()
+    {
+        return recentSlots.pollFirst();
+    }
+
+    private synchronized void keepRecentSlot(final BufferSlot slot)
+    {
+        if (closed || recentSlots.size() >= RECENT_SLOTS)
+        {
+            slot.release();
+            return;
+        }
+        recentSlots.addFirst(slot);
     }
 
     private CompletableFuture<DeviceEvent> whenDone(final DeviceEvent event)
