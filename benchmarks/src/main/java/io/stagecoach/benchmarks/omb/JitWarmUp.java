@@ -1,5 +1,9 @@
 package io.stagecoach.benchmarks.omb;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.rank.Communicator;
 
@@ -14,6 +18,8 @@ final class JitWarmUp
     static final long SMALL_BYTES = 8;
     static final long LARGE_BYTES = 64 * 1024;
     private static final int TAG = 31_000;
+    private static final long QUIET_ROUND_TRIPS = 2_000;
+    private static final long MAX_QUIET_WAIT_NS = 20_000_000_000L;
 
     private JitWarmUp()
     {
@@ -22,7 +28,9 @@ final class JitWarmUp
     static String describe(final long roundTrips)
     {
         return "JIT warm-up before timing: " + roundTrips + " round trips of " + SMALL_BYTES + " B and " +
-            roundTrips / 100 + " of " + LARGE_BYTES + " B, untimed";
+            roundTrips / 100 + " of " + LARGE_BYTES + " B, then rounds of " + QUIET_ROUND_TRIPS + " and " +
+            QUIET_ROUND_TRIPS / 100 + " until no rank's JIT compiled during a round (at most " +
+            MAX_QUIET_WAIT_NS / 1_000_000_000L + " s), untimed";
     }
 
     static void run(final BenchmarkRank rank, final long roundTrips)
@@ -35,6 +43,42 @@ final class JitWarmUp
         {
             pingPong(rank, out.region(0), in.region(0), SMALL_BYTES, roundTrips);
             pingPong(rank, out.region(0), in.region(0), LARGE_BYTES, roundTrips / 100);
+            untilCompilerQuiet(rank, out, in);
+        }
+    }
+
+    /**
+     * More rounds of the same until no rank's JIT compiler worked during a round (or {@link #MAX_QUIET_WAIT_NS}
+     * passed): on a machine with two cores a compiler thread still busy takes the core of one of the two ranks, and
+     * every round trip then waits for a time slice.
+     */
+    private static void untilCompilerQuiet(final BenchmarkRank rank, final RankBuffer out, final RankBuffer in)
+    {
+        final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+        if (compiler == null || !compiler.isCompilationTimeMonitoringSupported())
+        {
+            return;
+        }
+        final long startNs = System.nanoTime();
+        final ByteBuffer mine = ByteBuffer.allocateDirect(Long.BYTES);
+        final ByteBuffer theirs = ByteBuffer.allocateDirect(Long.BYTES);
+        while (true)
+        {
+            final long before = compiler.getTotalCompilationTime();
+            pingPong(rank, out.region(0), in.region(0), SMALL_BYTES, QUIET_ROUND_TRIPS);
+            pingPong(rank, out.region(0), in.region(0), LARGE_BYTES, QUIET_ROUND_TRIPS / 100);
+            final boolean busy = compiler.getTotalCompilationTime() != before;
+            mine.putLong(0, busy ? 1 : 0);
+            rank.comm().sendrecv(mine, 1, Datatype.LONG, rank.peer(), TAG + 1, theirs, 1, Datatype.LONG, rank.peer(),
+                TAG + 1);
+            final boolean anyBusy = busy || theirs.getLong(0) != 0;
+            mine.putLong(0, anyBusy && System.nanoTime() - startNs < MAX_QUIET_WAIT_NS ? 1 : 0);
+            rank.comm().sendrecv(mine, 1, Datatype.LONG, rank.peer(), TAG + 2, theirs, 1, Datatype.LONG, rank.peer(),
+                TAG + 2);
+            if (mine.getLong(0) == 0 && theirs.getLong(0) == 0)
+            {
+                return;
+            }
         }
     }
 
