@@ -61,7 +61,7 @@ public final class EmbeddedMediaDriver implements AutoCloseable
             .dirDeleteOnShutdown(true)
             .threadingMode(ThreadingMode.SHARED)
             .sharedIdleStrategy(new BackoffIdleStrategy(64, 16, TimeUnit.MICROSECONDS.toNanos(1),
-                TimeUnit.MICROSECONDS.toNanos(100)))
+                TimeUnit.MILLISECONDS.toNanos(1)))
             .clientLivenessTimeoutNs(clientLivenessTimeoutNs)
             .imageLivenessTimeoutNs(IMAGE_LIVENESS_TIMEOUT_NS)
             .publicationUnblockTimeoutNs(
