@@ -24,8 +24,6 @@ import org.agrona.concurrent.IdleStrategy;
  * shared-memory files (/dev/shm when it has 1 GiB free, else the temporary folder)</td></tr>
  * <tr><td>stagecoach.device.emulated.workers</td><td>STAGECOACH_DEVICE_EMULATED_WORKERS</td><td>threads running
  * emulated streams (2)</td></tr>
- * <tr><td>stagecoach.device.launch</td><td>STAGECOACH_DEVICE_LAUNCH</td><td>graph or direct: how CUDA starts a
- * repeated pack call ({@link LaunchMode}; graph)</td></tr>
  * <tr><td>stagecoach.device.completion.sleepAfterIdleNs</td><td>STAGECOACH_DEVICE_COMPLETION_SLEEPAFTERIDLENS</td>
  * <td>how long the completion thread keeps polling once no completion is awaited, before it sleeps until one is
  * (100000)</td></tr>
@@ -54,7 +52,6 @@ public final class DeviceContext
     private IdleStrategy completionIdleStrategy = new BackoffIdleStrategy(64, 16, 1_000, 20_000);
     private int completionQueueCapacity = 64 * 1024;
     private int launchCacheEntries = 256;
-    private LaunchMode launchMode = LaunchMode.parse(setting("stagecoach.device.launch", "graph"));
     private long completionSleepAfterIdleNs = Long.parseLong(
         setting("stagecoach.device.completion.sleepAfterIdleNs", "100000"));
     private boolean concluded;
@@ -86,10 +83,6 @@ public final class DeviceContext
         if (launchCacheEntries < 4)
         {
             throw new IllegalArgumentException("launch cache entries " + launchCacheEntries + " below 4");
-        }
-        if (launchMode == null)
-        {
-            throw new IllegalArgumentException("launch mode must be set");
         }
         if (completionSleepAfterIdleNs < 0)
         {
@@ -269,24 +262,6 @@ public final class DeviceContext
     public DeviceContext launchCacheEntries(final int entries)
     {
         this.launchCacheEntries = entries;
-        return this;
-    }
-
-    /**
-     * @return how the CUDA back end starts a pack or unpack call it has seen before.
-     */
-    public LaunchMode launchMode()
-    {
-        return launchMode;
-    }
-
-    /**
-     * @param mode how the CUDA back end starts a pack or unpack call it has seen before; see {@link LaunchMode}.
-     * @return this.
-     */
-    public DeviceContext launchMode(final LaunchMode mode)
-    {
-        this.launchMode = mode;
         return this;
     }
 

@@ -201,7 +201,7 @@ final class CudaBackend implements DeviceBackend
     @Override
     public BackendPacker createPacker(final int device, final CompiledType type)
     {
-        return new CudaPacker(devices[device], type, context.launchCacheEntries(), context.launchMode());
+        return new CudaPacker(devices[device], type, context.launchCacheEntries());
     }
 
     @Override

@@ -144,15 +144,7 @@ final class CudaDevice
         return function;
     }
 
-    void launch(final KernelPlan plan, final Pointer kernelParameters, final CUstream stream)
-    {
-        final CUfunction function = function(plan.kernel);
-        makeCurrent();
-        Cuda.check(cuLaunchKernel(function, (int)plan.blocks, 1, 1, KernelPlan.THREADS, 1, 1, 0, stream,
-            kernelParameters, null), "cuLaunchKernel(" + plan + ")");
-    }
-
-    void launch(final DirectLaunch launch, final CUstream stream)
+    void launch(final PreparedLaunch launch, final CUstream stream)
     {
         makeCurrent();
         final int result = cuLaunchKernel(launch.function, launch.blocks, 1, 1, KernelPlan.THREADS, 1, 1, 0, stream,

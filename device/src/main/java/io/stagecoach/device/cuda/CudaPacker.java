@@ -3,7 +3,6 @@ package io.stagecoach.device.cuda;
 import io.stagecoach.device.BackendEvent;
 import io.stagecoach.device.BackendPacker;
 import io.stagecoach.device.BackendStream;
-import io.stagecoach.device.LaunchMode;
 import io.stagecoach.protocol.datatype.CompiledType;
 import jcuda.Pointer;
 import jcuda.driver.CUstream;
@@ -14,30 +13,24 @@ import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 
 /**
  * The CUDA pack and unpack kernels of one datatype on one device. The node code is uploaded once. A call seen for the
- * first time is a plain launch with arguments written into one reused direct buffer; seen again, it is started the
- * way the {@link LaunchMode} says, from state prepared once and cached (set-associative, by buffers, count, range and
- * event), so that repeated calls (halo exchanges, chunk slots reused) cost one driver call:
- * <ul>
- * <li>{@link LaunchMode#GRAPH}: a one-kernel CUDA graph, one {@code cuGraphLaunch};</li>
- * <li>{@link LaunchMode#DIRECT}: one {@code cuLaunchKernel} with the arguments prepared beside it.</li>
- * </ul>
- * Given a flag event to record, the cached launch's kernel signals the event itself when it finishes, so that pack
- * plus completion costs that one call too.
+ * first time is a plain launch with arguments written into one reused direct buffer, whose raw address JCuda hands
+ * to the driver ({@link PreparedLaunch}); seen again, it becomes a one-kernel CUDA graph, instantiated once and cached,
+ * so that repeated calls (halo exchanges, chunk slots reused) cost one {@code cuGraphLaunch}. Given a flag event to
+ * record, the cached graph's kernel signals the event itself when it finishes, so that pack plus completion costs that
+ * one call too.
  */
 final class CudaPacker implements BackendPacker
 {
     private final CudaDevice device;
     private final TypeShape shape;
     private final DevicePointer code;
-    private final LaunchMode mode;
-    private final DirectLaunch firstSight = new DirectLaunch();
+    private final PreparedLaunch firstSight = new PreparedLaunch();
     private final LaunchCache launches;
 
-    CudaPacker(final CudaDevice device, final CompiledType type, final int cacheEntries, final LaunchMode mode)
+    CudaPacker(final CudaDevice device, final CompiledType type, final int cacheEntries)
     {
         this.device = device;
         this.shape = new TypeShape(type);
-        this.mode = mode;
         this.launches = new LaunchCache(cacheEntries, this::release);
         final long[] nodes = shape.code();
         device.makeCurrent();
@@ -150,7 +143,7 @@ final class CudaPacker implements BackendPacker
     }
 
     /**
-     * @return true when the launch itself signals the completion event (a cached launch), false when the caller must
+     * @return true when the launch itself signals the completion event (a cached graph), false when the caller must
      * record it.
      */
     private synchronized boolean launch(
@@ -164,33 +157,18 @@ final class CudaPacker implements BackendPacker
         final CudaFlagEvent signal,
         final boolean hostMemory)
     {
+        final CUstream cuStream = stream.stream();
         final long signalKey = signal == null ? 0 : signal.key();
         final LaunchCache.Launch known = launches.find(pack, typed, count, packedOffset, lengthBytes, packed, signalKey);
         if (known != null)
         {
-            if (known.signalled == null)
+            if (known.graph == null)
             {
-                known.signalled = signal == null ? known.plan : KernelPlan.of(shape, pack, typed, count,
+                known.graph = device.instantiate(signal == null ? known.plan : KernelPlan.of(shape, pack, typed, count,
                     packedOffset, lengthBytes, packed, code.address(),
-                    signal.signalledWordDeviceAddress() | (hostMemory ? 1 : 0), signal.scratchDeviceAddress());
+                    signal.signalledWordDeviceAddress() | (hostMemory ? 1 : 0), signal.scratchDeviceAddress()));
             }
-            final CUstream cuStream = stream.stream();
-            if (mode == LaunchMode.DIRECT)
-            {
-                if (known.direct == null)
-                {
-                    known.direct = new DirectLaunch().prepare(known.signalled, device.function(known.signalled.kernel));
-                }
-                device.launch(known.direct, cuStream);
-            }
-            else
-            {
-                if (known.graph == null)
-                {
-                    known.graph = device.instantiate(known.signalled);
-                }
-                device.launch(known.graph, cuStream);
-            }
+            device.launch(known.graph, cuStream);
             if (signal != null)
             {
                 signal.signalledBy(cuStream);
@@ -199,7 +177,7 @@ final class CudaPacker implements BackendPacker
         }
         final KernelPlan plan = KernelPlan.of(shape, pack, typed, count, packedOffset, lengthBytes, packed,
             code.address());
-        device.launch(firstSight.prepare(plan, device.function(plan.kernel)), stream.stream());
+        device.launch(firstSight.prepare(plan, device.function(plan.kernel)), cuStream);
         final LaunchCache.Launch launch =
             new LaunchCache.Launch(pack, typed, count, packedOffset, lengthBytes, packed, signalKey);
         launch.plan = plan;
@@ -214,6 +192,5 @@ final class CudaPacker implements BackendPacker
             device.destroy(launch.graph);
             launch.graph = null;
         }
-        launch.direct = null;
     }
 }

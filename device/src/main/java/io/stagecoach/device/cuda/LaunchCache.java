@@ -23,9 +23,7 @@ final class LaunchCache
         final long packed;
         final long signal;
         KernelPlan plan;
-        KernelPlan signalled;
         CUgraphExec graph;
-        DirectLaunch direct;
 
         Launch(final boolean pack, final long typed, final long count, final long packedOffset, final long lengthBytes,
             final long packed, final long signal)
