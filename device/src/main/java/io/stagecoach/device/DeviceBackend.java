@@ -123,15 +123,6 @@ public interface DeviceBackend extends AutoCloseable
     void closeIpc(long address);
 
     /**
-     * @return pack and unpack calls handed to resident kernels ({@link LaunchMode#RESIDENT}) so far; 0 where there are
-     * none.
-     */
-    default long residentJobs()
-    {
-        return 0;
-    }
-
-    /**
      * Release everything the back end holds.
      */
     @Override

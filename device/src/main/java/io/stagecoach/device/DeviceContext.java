@@ -24,10 +24,6 @@ import org.agrona.concurrent.IdleStrategy;
  * shared-memory files (/dev/shm when it has 1 GiB free, else the temporary folder)</td></tr>
  * <tr><td>stagecoach.device.emulated.workers</td><td>STAGECOACH_DEVICE_EMULATED_WORKERS</td><td>threads running
  * emulated streams (2)</td></tr>
- * <tr><td>stagecoach.device.launch</td><td>STAGECOACH_DEVICE_LAUNCH</td><td>graph, direct or resident: how CUDA starts
- * a repeated pack call ({@link LaunchMode}; graph)</td></tr>
- * <tr><td>stagecoach.device.resident.relay</td><td>STAGECOACH_DEVICE_RESIDENT_RELAY</td><td>true: only the first
- * block of a resident pack kernel polls host memory (false)</td></tr>
  * <tr><td>stagecoach.device.completion.sleepAfterIdleNs</td><td>STAGECOACH_DEVICE_COMPLETION_SLEEPAFTERIDLENS</td>
  * <td>how long the completion thread keeps polling once no completion is awaited, before it sleeps until one is
  * (100000)</td></tr>
@@ -56,8 +52,6 @@ public final class DeviceContext
     private IdleStrategy completionIdleStrategy = new BackoffIdleStrategy(64, 16, 1_000, 20_000);
     private int completionQueueCapacity = 64 * 1024;
     private int launchCacheEntries = 256;
-    private LaunchMode launchMode = LaunchMode.parse(setting("stagecoach.device.launch", "graph"));
-    private boolean residentRelay = Boolean.parseBoolean(setting("stagecoach.device.resident.relay", "false"));
     private long completionSleepAfterIdleNs = Long.parseLong(
         setting("stagecoach.device.completion.sleepAfterIdleNs", "100000"));
     private boolean concluded;
@@ -89,10 +83,6 @@ public final class DeviceContext
         if (launchCacheEntries < 4)
         {
             throw new IllegalArgumentException("launch cache entries " + launchCacheEntries + " below 4");
-        }
-        if (launchMode == null)
-        {
-            throw new IllegalArgumentException("launch mode must be set");
         }
         if (completionSleepAfterIdleNs < 0)
         {
@@ -272,46 +262,6 @@ public final class DeviceContext
     public DeviceContext launchCacheEntries(final int entries)
     {
         this.launchCacheEntries = entries;
-        return this;
-    }
-
-    /**
-     * @return how the CUDA back end starts a pack or unpack call it has seen before.
-     */
-    public LaunchMode launchMode()
-    {
-        return launchMode;
-    }
-
-    /**
-     * @param mode how the CUDA back end starts a pack or unpack call it has seen before; see {@link LaunchMode}.
-     * @return this.
-     */
-    public DeviceContext launchMode(final LaunchMode mode)
-    {
-        this.launchMode = mode;
-        return this;
-    }
-
-    /**
-     * @return true when only the first block of a resident pack kernel polls host memory for work.
-     */
-    public boolean residentRelay()
-    {
-        return residentRelay;
-    }
-
-    /**
-     * @param relay true: only the first block of a resident pack kernel ({@link LaunchMode#RESIDENT}) polls the
-     *              doorbell in host memory, one poller per warp with staggered starts so that a read reaches the host
-     *              every ~130 ns, and relays new work to the other blocks through device memory: PCIe reads of an
-     *              idle kernel drop from one per multiprocessor to eight in flight, at the cost of a device-memory
-     *              round trip per call; false (default): every block polls host memory, one read in flight each.
-     * @return this.
-     */
-    public DeviceContext residentRelay(final boolean relay)
-    {
-        this.residentRelay = relay;
         return this;
     }
 

@@ -424,15 +424,6 @@ public final class DeviceRuntime implements AutoCloseable
     }
 
     /**
-     * @return pack and unpack calls that went to a resident pack kernel ({@link LaunchMode#RESIDENT}) so far: 0 in
-     * other modes and on the emulated device, for diagnostics and benchmarks.
-     */
-    public long residentJobs()
-    {
-        return backend.residentJobs();
-    }
-
-    /**
      * @return duty cycles the completion agent ran so far (its wake-ups), for tests and diagnostics.
      */
     long completionDutyCycles()

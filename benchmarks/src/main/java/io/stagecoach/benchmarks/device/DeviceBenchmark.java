@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +18,6 @@ import io.stagecoach.device.DeviceEvent;
 import io.stagecoach.device.DevicePacker;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.DeviceStream;
-import io.stagecoach.device.LaunchMode;
 import io.stagecoach.protocol.datatype.CompiledType;
 import io.stagecoach.protocol.datatype.Datatype;
 import org.agrona.BufferUtil;
@@ -27,20 +25,17 @@ import org.agrona.concurrent.BusySpinIdleStrategy;
 
 /**
  * The device benchmarks the GPU suite runs: host overhead of one pack call, halo faces of 128^3 and 256^3 float arrays
- * packed end to end (launch to completion observed by polling the event), a 64 MB strided pack with blocks of 4 B,
- * 64 B and 1 KB, and pinned host to device copies; then the halo faces again with each other way of starting a
- * repeated call ({@link LaunchMode}), each in a runtime of its own, so that one run compares them side by side. Every
- * kernel's output is checked against the host pack before it is timed, and every variant's after. Prints a table of
- * medians; with {@code --out DIR} also writes it, row by row, to DIR/device-benchmark.txt.
+ * packed end to end (launch to completion observed by polling the event), an 8-byte pack end to end as the floor of a
+ * pack call, a 64 MB strided pack with blocks of 4 B, 64 B and 1 KB, and pinned host to device copies. Every kernel's
+ * output is checked against the host pack before it is timed, the end-to-end packs' again after. Prints a table of medians; with
+ * {@code --out DIR} also writes it, row by row, to DIR/device-benchmark.txt.
  * <p>
- * Usage: {@code DeviceBenchmark [--out DIR] [--quick] [--variants graph,direct,resident,resident-relay]}
+ * Usage: {@code DeviceBenchmark [--out DIR] [--quick]}
  */
 public final class DeviceBenchmark
 {
     private static final long MB = 1L << 20;
     private static final long SPIN_LIMIT_NS = TimeUnit.SECONDS.toNanos(5);
-    private static final String USAGE =
-        "usage: DeviceBenchmark [--out DIR] [--quick] [--variants graph,direct,resident,resident-relay]";
 
     private final DeviceRuntime runtime;
     private final DeviceStream stream;
@@ -58,27 +53,22 @@ public final class DeviceBenchmark
     }
 
     /**
-     * @param args {@code --out DIR}, {@code --quick}, {@code --variants LIST}.
+     * @param args {@code --out DIR}, {@code --quick}.
      * @throws IOException when the report cannot be written.
      */
     public static void main(final String[] args) throws IOException
     {
         Path out = null;
         boolean quick = false;
-        List<String> variants = List.of("graph", "direct", "resident", "resident-relay");
         for (int i = 0; i < args.length; i++)
         {
             switch (args[i])
             {
                 case "--out" -> out = Path.of(args[++i]);
                 case "--quick" -> quick = true;
-                case "--variants" -> variants = List.of(args[++i].split(","));
-                default -> throw new IllegalArgumentException("unknown argument " + args[i] + "; " + USAGE);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i] +
+                    "; usage: DeviceBenchmark [--out DIR] [--quick]");
             }
-        }
-        for (final String variant : variants)
-        {
-            variantContext(variant);
         }
         PrintWriter file = null;
         if (out != null)
@@ -87,31 +77,18 @@ public final class DeviceBenchmark
             file = new PrintWriter(Files.newBufferedWriter(out.resolve("device-benchmark.txt"), StandardCharsets.UTF_8),
                 true);
         }
-        try
+        final DeviceContext context = new DeviceContext().completionIdleStrategy(new BusySpinIdleStrategy());
+        try (DeviceRuntime runtime = DeviceRuntime.open(context); DeviceStream stream = runtime.createStream(0))
         {
-            try (DeviceRuntime runtime = DeviceRuntime.open(variantContext("graph"));
-                DeviceStream stream = runtime.createStream(0))
-            {
-                final DeviceBenchmark benchmark = new DeviceBenchmark(runtime, stream, quick, file);
-                benchmark.row(String.format("# device benchmark: %s, %s, java %s", runtime.kind(),
-                    runtime.deviceName(0), System.getProperty("java.version")));
-                benchmark.packOverhead("cached graph");
-                benchmark.eventRoundTrip();
-                if (variants.contains("graph"))
-                {
-                    benchmark.faces();
-                    benchmark.smallPack("graph");
-                }
-                benchmark.stridedPacks();
-                benchmark.pinnedCopies();
-            }
-            for (final String variant : variants)
-            {
-                if (!variant.equals("graph"))
-                {
-                    runVariant(variant, quick, file);
-                }
-            }
+            final DeviceBenchmark benchmark = new DeviceBenchmark(runtime, stream, quick, file);
+            benchmark.row(String.format("# device benchmark: %s, %s, java %s", runtime.kind(),
+                runtime.deviceName(0), System.getProperty("java.version")));
+            benchmark.packOverhead();
+            benchmark.eventRoundTrip();
+            benchmark.faces();
+            benchmark.smallPack();
+            benchmark.stridedPacks();
+            benchmark.pinnedCopies();
         }
         finally
         {
@@ -122,74 +99,10 @@ public final class DeviceBenchmark
         }
     }
 
-    private static DeviceContext variantContext(final String variant)
-    {
-        final DeviceContext context = new DeviceContext().completionIdleStrategy(new BusySpinIdleStrategy());
-        return switch (variant)
-        {
-            case "graph" -> context.launchMode(LaunchMode.GRAPH);
-            case "direct" -> context.launchMode(LaunchMode.DIRECT);
-            case "resident" -> context.launchMode(LaunchMode.RESIDENT).residentRelay(false);
-            case "resident-relay" -> context.launchMode(LaunchMode.RESIDENT).residentRelay(true);
-            default -> throw new IllegalArgumentException("unknown variant " + variant + "; " + USAGE);
-        };
-    }
-
-    /**
-     * The halo faces with one launch mode, in a runtime of its own; a failure is reported as a row and ends only this
-     * variant.
-     */
-    private static void runVariant(final String variant, final boolean quick, final PrintWriter file)
-    {
-        try (DeviceRuntime runtime = DeviceRuntime.open(variantContext(variant));
-            DeviceStream stream = runtime.createStream(0))
-        {
-            final DeviceBenchmark benchmark = new DeviceBenchmark(runtime, stream, quick, file);
-            benchmark.row("");
-            benchmark.row("## variant " + variant + ": " + describe(variant));
-            benchmark.row(String.format("%-44s %10s %10s %10s %8s", "face", "median us", "p90 us", "p99 us", "runs"));
-            final String label = switch (variant)
-            {
-                case "direct" -> "direct launch";
-                case "resident" -> "resident kernel";
-                default -> "resident, one poller";
-            };
-            benchmark.variantFaces(label, variant.equals("resident"));
-            benchmark.smallPack(variant);
-            if (variant.equals("direct"))
-            {
-                benchmark.packOverhead("direct launch");
-            }
-            benchmark.row("# " + variant + ": " + runtime.residentJobs() + " calls went to a resident kernel");
-        }
-        catch (final RuntimeException ex)
-        {
-            final String line = "# variant " + variant + " failed: " + ex;
-            System.out.println(line);
-            if (file != null)
-            {
-                file.println(line);
-            }
-            ex.printStackTrace(System.out);
-        }
-    }
-
-    private static String describe(final String variant)
-    {
-        return switch (variant)
-        {
-            case "direct" -> "repeated calls are one cuLaunchKernel with cached arguments; the kernel signals the event";
-            case "resident" -> "repeated calls with an event go to a resident kernel through a doorbell in mapped " +
-                "pinned memory, every block polls it";
-            default -> "as resident, but block 0 alone polls host memory (one poller per warp, staggered) and " +
-                "relays through device memory";
-        };
-    }
-
-    private void packOverhead(final String launch)
+    private void packOverhead()
     {
         row("");
-        row("## host overhead of one pack call (time spent in the call, the work runs asynchronously), " + launch);
+        row("## host overhead of one pack call (time spent in the call, the work runs asynchronously)");
         row(String.format("%-44s %10s %10s %10s %8s", "case", "median us", "p90 us", "p99 us", "calls"));
         final int n = 128;
         for (final Face face : new Face[] {Face.X, Face.Y})
@@ -217,7 +130,7 @@ public final class DeviceBenchmark
                     }
                 }
                 stream.synchronize();
-                report(face.label(n) + " repeated call (" + launch + ")", cached);
+                report(face.label(n) + " repeated call (cached graph)", cached);
                 final int distinct = quick ? 500 : 2_000;
                 final Samples first = new Samples(distinct);
                 for (int i = 0; i < distinct; i++)
@@ -232,10 +145,7 @@ public final class DeviceBenchmark
                     }
                 }
                 stream.synchronize();
-                if (launch.equals("cached graph"))
-                {
-                    report(face.label(n) + " first sight (plain launch)", first);
-                }
+                report(face.label(n) + " first sight (plain launch)", first);
             }
         }
     }
@@ -273,41 +183,10 @@ public final class DeviceBenchmark
         }
     }
 
-    private void variantFaces(final String label, final boolean pinnedToo)
-    {
-        for (final int n : new int[] {128, 256})
-        {
-            try (Allocation array = runtime.allocate(0, 4L * n * n * n);
-                Allocation packed = runtime.allocate(0, 4L * n * n);
-                Allocation pinned = runtime.allocatePinned(4L * n * n);
-                DeviceEvent done = runtime.createEvent(0))
-            {
-                final byte[] values = randomBytes((int)(4L * n * n * n));
-                upload(array.address(), values);
-                for (final Face face : Face.values())
-                {
-                    final CompiledType type = face.type(n).commit().compiled();
-                    final DevicePacker packer = runtime.packer(type, 0);
-                    verify(packer, type, array.address(), values, packed.address());
-                    clear(packed.address(), type.size());
-                    report(face.label(n) + " " + label, endToEnd(packer, type, array, packed.address(), done, true));
-                    check(type, values, packed.address());
-                    if (pinnedToo)
-                    {
-                        clear(pinned.address(), type.size());
-                        report(face.label(n) + " " + label.split(" ")[0] + " to pinned host",
-                            endToEnd(packer, type, array, pinned.address(), done, true));
-                        check(type, values, pinned.address());
-                    }
-                }
-            }
-        }
-    }
-
     /**
-     * The floor of each way of starting a call: 8 bytes packed with an event, launch to completion observed.
+     * The floor of a pack call: 8 bytes packed with an event, launch to completion observed.
      */
-    private void smallPack(final String variant)
+    private void smallPack()
     {
         final CompiledType type = Datatype.vector(2, 1, 2, Datatype.FLOAT).commit().compiled();
         try (Allocation array = runtime.allocate(0, 64);
@@ -318,8 +197,7 @@ public final class DeviceBenchmark
             upload(array.address(), values);
             final DevicePacker packer = runtime.packer(type, 0);
             verify(packer, type, array.address(), values, packed.address());
-            report("8 B pack end to end (" + variant + ")", endToEnd(packer, type, array, packed.address(), done,
-                true));
+            report("8 B pack end to end", endToEnd(packer, type, array, packed.address(), done, true));
             check(type, values, packed.address());
         }
     }
@@ -463,11 +341,6 @@ public final class DeviceBenchmark
         packer.pack(stream, typedAddress, 1, 0, type.size(), packedAddress);
         stream.synchronize();
         check(type, values, packedAddress);
-    }
-
-    private void clear(final long address, final long length)
-    {
-        upload(address, new byte[(int)length]);
     }
 
     private void check(final CompiledType type, final byte[] values, final long packedAddress)

@@ -9,7 +9,6 @@ import io.stagecoach.device.DeviceBackend;
 import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceException;
 import io.stagecoach.device.DeviceKind;
-import io.stagecoach.device.LaunchMode;
 import io.stagecoach.device.MemoryRegion;
 import io.stagecoach.device.MemoryType;
 import io.stagecoach.protocol.datatype.CompiledType;
@@ -46,9 +45,7 @@ import static jcuda.driver.JCudaDriver.cuPointerGetAttribute;
 
 /**
  * NVIDIA GPUs through the CUDA driver API (JCuda 12.6). JCuda's exceptions are switched off: every result is checked
- * by {@link Cuda#check(int, String)}, and {@code CUDA_ERROR_NOT_READY} stays a return code. Driver calls that may wait
- * for every kernel of the context (allocations, frees, host registrations, IPC mappings) run inside a pause of the
- * resident pack kernels ({@link ResidentKernels}), which stops any that run.
+ * by {@link Cuda#check(int, String)}, and {@code CUDA_ERROR_NOT_READY} stays a return code.
  */
 final class CudaBackend implements DeviceBackend
 {
@@ -57,7 +54,6 @@ final class CudaBackend implements DeviceBackend
 
     private final DeviceContext context;
     private final CudaDevice[] devices;
-    private final ResidentKernels residents = new ResidentKernels();
 
     CudaBackend(final DeviceContext context)
     {
@@ -73,7 +69,7 @@ final class CudaBackend implements DeviceBackend
         devices = new CudaDevice[count[0]];
         for (int d = 0; d < devices.length; d++)
         {
-            devices[d] = new CudaDevice(d, residents);
+            devices[d] = new CudaDevice(d);
         }
         enablePeerAccess();
     }
@@ -99,52 +95,27 @@ final class CudaBackend implements DeviceBackend
     @Override
     public long allocateDevice(final int device, final long lengthBytes)
     {
-        residents.pause();
-        try
-        {
-            devices[device].makeCurrent();
-            final DevicePointer pointer = new DevicePointer();
-            Cuda.check(cuMemAlloc(pointer, lengthBytes), "cuMemAlloc(" + lengthBytes + " bytes on device " + device +
-                ")");
-            return pointer.address();
-        }
-        finally
-        {
-            residents.resume();
-        }
+        devices[device].makeCurrent();
+        final DevicePointer pointer = new DevicePointer();
+        Cuda.check(cuMemAlloc(pointer, lengthBytes), "cuMemAlloc(" + lengthBytes + " bytes on device " + device + ")");
+        return pointer.address();
     }
 
     @Override
     public void freeDevice(final int device, final long address)
     {
-        residents.pause();
-        try
-        {
-            devices[device].makeCurrent();
-            Cuda.check(cuMemFree(new DevicePointer(address)), "cuMemFree(0x" + Long.toHexString(address) + ")");
-        }
-        finally
-        {
-            residents.resume();
-        }
+        devices[device].makeCurrent();
+        Cuda.check(cuMemFree(new DevicePointer(address)), "cuMemFree(0x" + Long.toHexString(address) + ")");
     }
 
     @Override
     public long allocatePinned(final long lengthBytes)
     {
-        residents.pause();
-        try
-        {
-            devices[0].makeCurrent();
-            final HostPointer pointer = new HostPointer();
-            Cuda.check(cuMemHostAlloc(pointer, lengthBytes, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE),
-                "cuMemHostAlloc(" + lengthBytes + " bytes, DEVICEMAP | PORTABLE)");
-            return pointer.address();
-        }
-        finally
-        {
-            residents.resume();
-        }
+        devices[0].makeCurrent();
+        final HostPointer pointer = new HostPointer();
+        Cuda.check(cuMemHostAlloc(pointer, lengthBytes, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE),
+            "cuMemHostAlloc(" + lengthBytes + " bytes, DEVICEMAP | PORTABLE)");
+        return pointer.address();
     }
 
     @Override
@@ -160,50 +131,26 @@ final class CudaBackend implements DeviceBackend
     @Override
     public void freePinned(final long hostAddress)
     {
-        residents.pause();
-        try
-        {
-            devices[0].makeCurrent();
-            Cuda.check(cuMemFreeHost(new HostPointer(hostAddress)), "cuMemFreeHost(0x" +
-                Long.toHexString(hostAddress) + ")");
-        }
-        finally
-        {
-            residents.resume();
-        }
+        devices[0].makeCurrent();
+        Cuda.check(cuMemFreeHost(new HostPointer(hostAddress)), "cuMemFreeHost(0x" + Long.toHexString(hostAddress) +
+            ")");
     }
 
     @Override
     public void registerHost(final long address, final long lengthBytes)
     {
-        residents.pause();
-        try
-        {
-            devices[0].makeCurrent();
-            Cuda.check(cuMemHostRegister(new HostPointer(address), lengthBytes,
-                CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE),
-                "cuMemHostRegister(0x" + Long.toHexString(address) + ", " + lengthBytes + " bytes)");
-        }
-        finally
-        {
-            residents.resume();
-        }
+        devices[0].makeCurrent();
+        Cuda.check(cuMemHostRegister(new HostPointer(address), lengthBytes,
+            CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE),
+            "cuMemHostRegister(0x" + Long.toHexString(address) + ", " + lengthBytes + " bytes)");
     }
 
     @Override
     public void unregisterHost(final long address)
     {
-        residents.pause();
-        try
-        {
-            devices[0].makeCurrent();
-            Cuda.check(cuMemHostUnregister(new HostPointer(address)), "cuMemHostUnregister(0x" +
-                Long.toHexString(address) + ")");
-        }
-        finally
-        {
-            residents.resume();
-        }
+        devices[0].makeCurrent();
+        Cuda.check(cuMemHostUnregister(new HostPointer(address)), "cuMemHostUnregister(0x" +
+            Long.toHexString(address) + ")");
     }
 
     @Override
@@ -241,8 +188,7 @@ final class CudaBackend implements DeviceBackend
     @Override
     public BackendStream createStream(final int device)
     {
-        return new CudaStream(devices[device], context.launchMode() == LaunchMode.RESIDENT ? residents : null,
-            context.residentRelay());
+        return new CudaStream(devices[device]);
     }
 
     @Override
@@ -255,7 +201,7 @@ final class CudaBackend implements DeviceBackend
     @Override
     public BackendPacker createPacker(final int device, final CompiledType type)
     {
-        return new CudaPacker(devices[device], type, context.launchCacheEntries(), context.launchMode());
+        return new CudaPacker(devices[device], type, context.launchCacheEntries());
     }
 
     @Override
@@ -287,57 +233,27 @@ final class CudaBackend implements DeviceBackend
         {
             throw new DeviceException("cannot write the bytes of a CUipcMemHandle", ex);
         }
-        residents.pause();
-        try
-        {
-            devices[Math.min(device, devices.length - 1)].makeCurrent();
-            final DevicePointer pointer = new DevicePointer();
-            Cuda.check(cuIpcOpenMemHandle(pointer, handle, CUipcMem_flags.CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
-                "cuIpcOpenMemHandle(device " + device + ")");
-            return pointer.address();
-        }
-        finally
-        {
-            residents.resume();
-        }
+        devices[Math.min(device, devices.length - 1)].makeCurrent();
+        final DevicePointer pointer = new DevicePointer();
+        Cuda.check(cuIpcOpenMemHandle(pointer, handle, CUipcMem_flags.CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS),
+            "cuIpcOpenMemHandle(device " + device + ")");
+        return pointer.address();
     }
 
     @Override
     public void closeIpc(final long address)
     {
-        residents.pause();
-        try
-        {
-            devices[0].makeCurrent();
-            Cuda.check(cuIpcCloseMemHandle(new DevicePointer(address)), "cuIpcCloseMemHandle(0x" +
-                Long.toHexString(address) + ")");
-        }
-        finally
-        {
-            residents.resume();
-        }
-    }
-
-    @Override
-    public long residentJobs()
-    {
-        return residents.jobs();
+        devices[0].makeCurrent();
+        Cuda.check(cuIpcCloseMemHandle(new DevicePointer(address)), "cuIpcCloseMemHandle(0x" +
+            Long.toHexString(address) + ")");
     }
 
     @Override
     public void close()
     {
-        residents.pause();
-        try
+        for (final CudaDevice device : devices)
         {
-            for (final CudaDevice device : devices)
-            {
-                device.close();
-            }
-        }
-        finally
-        {
-            residents.resume();
+            device.close();
         }
     }
 

@@ -20,7 +20,6 @@ import jcuda.driver.CUgraphExec;
 import jcuda.driver.CUgraphNode;
 import jcuda.driver.CUmodule;
 import jcuda.driver.CUstream;
-import jcuda.driver.CUstream_flags;
 
 import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
 import static jcuda.driver.JCudaDriver.cuDeviceGet;
@@ -35,17 +34,13 @@ import static jcuda.driver.JCudaDriver.cuGraphExecDestroy;
 import static jcuda.driver.JCudaDriver.cuGraphInstantiate;
 import static jcuda.driver.JCudaDriver.cuGraphLaunch;
 import static jcuda.driver.JCudaDriver.cuLaunchKernel;
-import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
 import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
 import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 import static jcuda.driver.JCudaDriver.cuModuleUnload;
-import static jcuda.driver.JCudaDriver.cuStreamCreate;
-import static jcuda.driver.JCudaDriver.cuStreamDestroy;
-import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
 
 /**
- * One GPU: its primary context, made current on a calling thread only when it is not already, the kernel module
- * loaded from the PTX resource on first use, and a stream of its own for small synchronous uploads.
+ * One GPU: its primary context, made current on a calling thread only when it is not already, and the kernel module
+ * loaded from the PTX resource on first use.
  */
 final class CudaDevice
 {
@@ -61,14 +56,11 @@ final class CudaDevice
     private final boolean streamMemoryOperations;
     private final Map<String, CUfunction> functions = new HashMap<>();
     private final EventSlots eventSlots = new EventSlots(this);
-    private final ResidentKernels residents;
     private CUmodule module;
-    private CUstream uploads;
 
-    CudaDevice(final int ordinal, final ResidentKernels residents)
+    CudaDevice(final int ordinal)
     {
         this.ordinal = ordinal;
-        this.residents = residents;
         Cuda.check(cuDeviceGet(device, ordinal), "cuDeviceGet(" + ordinal + ")");
         Cuda.check(cuDevicePrimaryCtxRetain(context, device), "cuDevicePrimaryCtxRetain(device " + ordinal + ")");
         final byte[] nameBytes = new byte[256];
@@ -123,14 +115,6 @@ final class CudaDevice
         return eventSlots;
     }
 
-    /**
-     * @return the back end's resident kernels, to pause around driver calls that may wait for running kernels.
-     */
-    ResidentKernels residents()
-    {
-        return residents;
-    }
-
     void makeCurrent()
     {
         final CudaDevice[] current = CURRENT.get();
@@ -160,15 +144,7 @@ final class CudaDevice
         return function;
     }
 
-    void launch(final KernelPlan plan, final Pointer kernelParameters, final CUstream stream)
-    {
-        final CUfunction function = function(plan.kernel);
-        makeCurrent();
-        Cuda.check(cuLaunchKernel(function, (int)plan.blocks, 1, 1, KernelPlan.THREADS, 1, 1, 0, stream,
-            kernelParameters, null), "cuLaunchKernel(" + plan + ")");
-    }
-
-    void launch(final DirectLaunch launch, final CUstream stream)
+    void launch(final PreparedLaunch launch, final CUstream stream)
     {
         makeCurrent();
         final int result = cuLaunchKernel(launch.function, launch.blocks, 1, 1, KernelPlan.THREADS, 1, 1, 0, stream,
@@ -177,29 +153,6 @@ final class CudaDevice
         {
             throw Cuda.failure(result, "cuLaunchKernel(" + launch.description + ")");
         }
-    }
-
-    /**
-     * Copy bytes from host memory to device memory and wait for the copy, on a stream of this device's own: neither
-     * the legacy default stream nor a context-wide synchronisation is involved.
-     *
-     * @param deviceAddress destination.
-     * @param source        direct buffer holding the bytes from position 0.
-     * @param lengthBytes   to copy.
-     */
-    synchronized void upload(final long deviceAddress, final ByteBuffer source, final int lengthBytes)
-    {
-        makeCurrent();
-        if (uploads == null)
-        {
-            final CUstream stream = new CUstream();
-            Cuda.check(cuStreamCreate(stream, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate(uploads of " +
-                "device " + ordinal + ")");
-            uploads = stream;
-        }
-        Cuda.check(cuMemcpyHtoDAsync(new DevicePointer(deviceAddress), Pointer.to(source), lengthBytes, uploads),
-            "cuMemcpyHtoDAsync(" + lengthBytes + " bytes to 0x" + Long.toHexString(deviceAddress) + ")");
-        Cuda.check(cuStreamSynchronize(uploads), "cuStreamSynchronize(uploads of device " + ordinal + ")");
     }
 
     CUgraphExec instantiate(final KernelPlan plan)
@@ -254,11 +207,6 @@ final class CudaDevice
     synchronized void close()
     {
         makeCurrent();
-        if (uploads != null)
-        {
-            Cuda.check(cuStreamDestroy(uploads), "cuStreamDestroy(uploads of device " + ordinal + ")");
-            uploads = null;
-        }
         eventSlots.close();
         if (module != null)
         {

@@ -72,19 +72,6 @@ final class EventSlots
 
     synchronized void close()
     {
-        device.residents().pause();
-        try
-        {
-            freeChunks();
-        }
-        finally
-        {
-            device.residents().resume();
-        }
-    }
-
-    private void freeChunks()
-    {
         device.makeCurrent();
         for (final HostPointer chunk : hostChunks)
         {
@@ -101,19 +88,6 @@ final class EventSlots
     }
 
     private void grow()
-    {
-        device.residents().pause();
-        try
-        {
-            addChunk();
-        }
-        finally
-        {
-            device.residents().resume();
-        }
-    }
-
-    private void addChunk()
     {
         device.makeCurrent();
         final HostPointer host = new HostPointer();

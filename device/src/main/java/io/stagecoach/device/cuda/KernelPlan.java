@@ -20,7 +20,6 @@ final class KernelPlan
     static final int MAX_UNIT = 16;
     private static final long NARROW_LIMIT = 1L << 32;
 
-    final boolean pack;
     final boolean tree;
     final int dims;
     final boolean wide;
@@ -45,7 +44,6 @@ final class KernelPlan
 
     private KernelPlan(final Builder b)
     {
-        pack = b.pack;
         tree = b.tree;
         dims = b.dims;
         wide = b.wide;
@@ -184,19 +182,6 @@ final class KernelPlan
         putDivisor(buffer, 120, n2);
         buffer.putLong(128, signal);
         buffer.putLong(136, blocksDone);
-    }
-
-    /**
-     * @return the kernel as the resident kernel names it: bit 0 pack, bits 1-2 the dimensions of an nd kernel (0 for
-     * the tree kernel), bits 3-5 log2 of the unit; -1 for a wide nd kernel, which it does not run.
-     */
-    int residentCode()
-    {
-        if (wide)
-        {
-            return -1;
-        }
-        return (pack ? 1 : 0) | (tree ? 0 : dims) << 1 | Integer.numberOfTrailingZeros(unit) << 3;
     }
 
     @Override

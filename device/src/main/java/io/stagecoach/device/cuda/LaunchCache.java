@@ -7,8 +7,7 @@ import jcuda.driver.CUgraphExec;
 /**
  * A set-associative cache of launches keyed by (direction, buffers, count, byte range, completion signal), never
  * allocating on a hit.
- * A full set evicts round robin; the evicted launch is handed to a consumer that releases its graph. Each entry has a
- * slot, its index in [0, capacity), which the next launch to take its place inherits.
+ * A full set evicts round robin; the evicted launch is handed to a consumer that releases its graph.
  */
 final class LaunchCache
 {
@@ -23,12 +22,8 @@ final class LaunchCache
         final long lengthBytes;
         final long packed;
         final long signal;
-        int slot;
         KernelPlan plan;
-        KernelPlan signalled;
         CUgraphExec graph;
-        DirectLaunch direct;
-        boolean uploaded;
 
         Launch(final boolean pack, final long typed, final long count, final long packedOffset, final long lengthBytes,
             final long packed, final long signal)
@@ -94,7 +89,6 @@ final class LaunchCache
         {
             if (entries[base + way] == null)
             {
-                launch.slot = base + way;
                 entries[base + way] = launch;
                 return;
             }
@@ -102,7 +96,6 @@ final class LaunchCache
         final int way = victims[set];
         victims[set] = (way + 1) % WAYS;
         final Launch evicted = entries[base + way];
-        launch.slot = base + way;
         entries[base + way] = launch;
         onEvict.accept(evicted);
     }

@@ -89,27 +89,6 @@ class KernelPlanTest
     }
 
     @Test
-    void shouldNameTheKernelForTheResidentKernel()
-    {
-        final int n = 128;
-        final KernelPlan x = plan(Datatype.vector(n * n, 1, n, Datatype.FLOAT), 1, 0, 4L * n * n, 1 << 20, 1 << 24);
-        assertEquals(1 | 1 << 1 | 2 << 3, x.residentCode());
-        final KernelPlan box = plan(Datatype.subarray(new int[] {n, n, n}, new int[] {4, 6, 8},
-            new int[] {1, 1, 1}, Order.C, Datatype.DOUBLE), 3, 0, 3L * 4 * 6 * 8 * 8, 1 << 20, 1 << 24);
-        assertEquals(1 | 3 << 1 | 3 << 3, box.residentCode());
-        final Datatype struct = Datatype.struct(new int[] {1, 2}, new long[] {0, 12},
-            new Datatype[] {Datatype.INT, Datatype.DOUBLE}).commit();
-        final KernelPlan tree = KernelPlan.of(new TypeShape(struct.compiled()), false, 4096, 2, 0, 40, 8192, 0);
-        assertEquals("sc_unpack_tree_u4", tree.kernel);
-        assertEquals(2 << 3, tree.residentCode());
-        final Datatype column = Datatype.vector(1024, 1, 4, Datatype.BYTE).commit();
-        final KernelPlan wide = KernelPlan.of(new TypeShape(column.compiled()), true, 1 << 20, 1L << 24,
-            (1L << 34) - 4096, 4096, 1 << 16, 0);
-        assertTrue(wide.wide);
-        assertEquals(-1, wide.residentCode());
-    }
-
-    @Test
     void shouldWriteArgumentsInTheKernelsLayout()
     {
         final KernelPlan plan = plan(Datatype.vector(7, 3, 5, Datatype.INT), 2, 4, 60, 4096, 8192);

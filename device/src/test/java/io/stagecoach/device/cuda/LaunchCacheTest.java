@@ -42,37 +42,4 @@ class LaunchCacheTest
         assertEquals(100, evicted.size());
         assertTrue(cache.capacity() >= 16);
     }
-
-    @Test
-    void shouldGiveEveryEntryItsOwnSlotAndTheEvictedSlotToItsSuccessor()
-    {
-        final List<LaunchCache.Launch> evicted = new ArrayList<>();
-        final LaunchCache cache = new LaunchCache(16, evicted::add);
-        final boolean[] taken = new boolean[cache.capacity()];
-        final List<LaunchCache.Launch> added = new ArrayList<>();
-        for (int i = 0; i < 200; i++)
-        {
-            final LaunchCache.Launch launch = new LaunchCache.Launch(true, i, 1, 0, 8, 0, 0);
-            final int evictedBefore = evicted.size();
-            cache.add(launch);
-            added.add(launch);
-            assertTrue(launch.slot >= 0 && launch.slot < cache.capacity(), "slot " + launch.slot);
-            if (evicted.size() > evictedBefore)
-            {
-                assertEquals(evicted.get(evicted.size() - 1).slot, launch.slot);
-            }
-            else
-            {
-                assertTrue(!taken[launch.slot], "slot " + launch.slot + " given twice");
-                taken[launch.slot] = true;
-            }
-        }
-        for (final LaunchCache.Launch launch : added)
-        {
-            if (!evicted.contains(launch))
-            {
-                assertSame(launch, cache.find(true, launch.typed, 1, 0, 8, 0, 0));
-            }
-        }
-    }
 }

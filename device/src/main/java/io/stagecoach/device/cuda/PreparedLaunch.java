@@ -11,7 +11,7 @@ import org.agrona.BufferUtil;
  * the driver reads live in one direct buffer, and the parameter pointer handed to JCuda is the raw address of that
  * array, so that a launch marshals no Java objects.
  */
-final class DirectLaunch
+final class PreparedLaunch
 {
     private static final int POINTER_OFFSET = KernelPlan.ARGUMENT_BYTES;
 
@@ -22,7 +22,7 @@ final class DirectLaunch
     int blocks;
     String description;
 
-    DirectLaunch()
+    PreparedLaunch()
     {
         final long address = BufferUtil.address(buffer);
         buffer.putLong(POINTER_OFFSET, address);
@@ -34,7 +34,7 @@ final class DirectLaunch
      * @param function the plan's kernel.
      * @return this.
      */
-    DirectLaunch prepare(final KernelPlan plan, final CUfunction function)
+    PreparedLaunch prepare(final KernelPlan plan, final CUfunction function)
     {
         plan.writeArguments(buffer);
         this.function = function;
