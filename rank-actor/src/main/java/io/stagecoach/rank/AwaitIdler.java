@@ -12,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
 final class AwaitIdler
 {
     /** How long a waiter spins after its last useful duty cycle. */
-    static final long SPIN_NS = 10_000;
+    static final long SPIN_NS = 50_000;
     /** How long after its last useful duty cycle a waiter stops yielding and starts to park. */
     static final long YIELD_UNTIL_NS = 500_000;
     private static final long MIN_PARK_NS = 1_000;
