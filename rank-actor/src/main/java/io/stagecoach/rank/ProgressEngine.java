@@ -120,11 +120,6 @@ final class ProgressEngine implements TransportListener, CommandSink
         return size;
     }
 
-    EngineSettings settings()
-    {
-        return settings;
-    }
-
     boolean isClosed()
     {
         return closed;

@@ -27,7 +27,6 @@ final class SendOperation implements EngineCommand
     long transferId;
     long receiverTransferId;
     long sentBytes;
-    boolean finPending;
     boolean readableOffered;
     PackedHostBuffer staged;
 
