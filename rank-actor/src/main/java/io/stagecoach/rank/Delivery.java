@@ -221,7 +221,10 @@ final class Delivery
             readFromSender(receive, peer, sourcePid, sourceAddress, packedBytes))
         {
             outbound.sendAck(peer, senderTransferId);
-            finishReceive(receive);
+            if (!receive.request.isDone())
+            {
+                finishReceive(receive);
+            }
             return;
         }
         receive.transferId = transfers.nextId();
@@ -235,7 +238,8 @@ final class Delivery
      * buffer, one more copy). A refusal (another pid namespace, ptrace rules) turns reads
      * from that peer off, and the transfer goes on through CTS and DATA.
      *
-     * @return true when every byte arrived.
+     * @return true when the transfer is over: every byte arrived, or unpacking them failed the receive (the sender
+     * is done either way); false when the read was refused.
      */
     private boolean readFromSender(
         final ReceiveOperation receive, final Peer peer, final long pid, final long address, final long packedBytes)
@@ -250,6 +254,11 @@ final class Delivery
             {
                 receive.write(scattered.address(), 0, (int)packedBytes);
             }
+        }
+        catch (final RuntimeException ex)
+        {
+            completions.fail(receive.request, ex);
+            return true;
         }
         finally
         {
