@@ -45,6 +45,11 @@ final class RunCommand implements Callable<Integer>
     @Option(names = "--tag-output", description = "Prefix every line of rank output with [rank].")
     private boolean tagOutput;
 
+    @Option(names = "--bind-to", paramLabel = "core|none", defaultValue = "none",
+        description = "core: run rank r on the r-th core this command may use (modulo their number), as mpirun " +
+            "--bind-to core does, through taskset; none (the default): leave placement to the OS.")
+    private BindTo bindTo;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", converter = SecondsConverter.class,
         description = "End every rank after this many seconds (decimals allowed) and exit with status 124.")
     private Duration timeout;
@@ -70,7 +75,8 @@ final class RunCommand implements Callable<Integer>
             .size(size)
             .program(program)
             .programArguments(arguments)
-            .tagOutput(tagOutput);
+            .tagOutput(tagOutput)
+            .bindToCore(bindTo == BindTo.core);
         context.timeout(timeout);
         if (null != classPath && !classPath.isEmpty())
         {
@@ -158,5 +164,14 @@ final class RunCommand implements Callable<Integer>
             "  stagecoach run -n 2 latency",
             "  stagecoach run -np 4 --tag-output --timeout 60 \\",
             "      -x STAGECOACH_LOG_LEVEL=debug -- com.example.Main arg1" };
+    }
+
+    /**
+     * Choices of {@code --bind-to}.
+     */
+    enum BindTo
+    {
+        core,
+        none
     }
 }

@@ -33,6 +33,7 @@ public final class LaunchContext
     private List<String> programArguments = List.of();
     private final Map<String, String> environment = new LinkedHashMap<>();
     private boolean tagOutput;
+    private boolean bindToCore;
     private Duration timeout;
     private Duration deathGrace = Duration.ofSeconds(1);
     private Duration terminationGrace = Duration.ofSeconds(2);
@@ -86,6 +87,17 @@ public final class LaunchContext
     public LaunchContext environment(final String name, final String value)
     {
         environment.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+        return this;
+    }
+
+    /**
+     * @param bindToCore run rank r on the r-th core this launcher may use (modulo their number), as {@code mpirun
+     *                   --bind-to core} does; false leaves placement to the operating system.
+     * @return this for a fluent API.
+     */
+    public LaunchContext bindToCore(final boolean bindToCore)
+    {
+        this.bindToCore = bindToCore;
         return this;
     }
 
@@ -261,6 +273,11 @@ public final class LaunchContext
     boolean tagOutput()
     {
         return tagOutput;
+    }
+
+    boolean bindToCore()
+    {
+        return bindToCore;
     }
 
     Duration timeout()

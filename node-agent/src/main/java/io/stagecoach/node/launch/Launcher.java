@@ -78,6 +78,15 @@ public final class Launcher
 
     private void start()
     {
+        final CoreBinding binding;
+        try
+        {
+            binding = context.bindToCore() ? CoreBinding.ofThisProcess() : null;
+        }
+        catch (final IllegalStateException ex)
+        {
+            throw new LaunchException(ex.getMessage(), ex);
+        }
         final String aeronDirectory = LaunchEnvironment.defaultAeronDirectory(context.jobId());
         if (context.mediaDriver())
         {
@@ -95,11 +104,11 @@ public final class Launcher
             context.mainClass(), rendezvous.addressText(), context.mediaDriver() ? aeronDirectory : "(no driver)");
         for (int rank = 0; rank < context.size(); rank++)
         {
-            startRank(rank, aeronDirectory);
+            startRank(rank, aeronDirectory, binding);
         }
     }
 
-    private void startRank(final int rank, final String aeronDirectory)
+    private void startRank(final int rank, final String aeronDirectory, final CoreBinding binding)
     {
         final Map<String, String> environment = new HashMap<>(context.environment());
         environment.put(LaunchEnvironment.RANK, Integer.toString(rank));
@@ -111,7 +120,7 @@ public final class Launcher
         environment.put(LaunchEnvironment.NODE, context.nodeName());
         try
         {
-            final RankProcess process = RankProcess.start(context, rank, environment);
+            final RankProcess process = RankProcess.start(context, rank, environment, binding);
             ranks.add(process);
             process.process().onExit().thenRun(() -> exits.add(process));
             LOG.debug("job {}: rank {} started, pid {}", context.jobId(), rank, process.pid());

@@ -29,9 +29,11 @@ final class RankProcess
     }
 
     static RankProcess start(
-        final LaunchContext context, final int rank, final Map<String, String> environment) throws IOException
+        final LaunchContext context, final int rank, final Map<String, String> environment, final CoreBinding binding)
+        throws IOException
     {
-        final ProcessBuilder builder = new ProcessBuilder(context.command());
+        final ProcessBuilder builder =
+            new ProcessBuilder(binding == null ? context.command() : binding.bind(rank, context.command()));
         builder.environment().putAll(environment);
         final Process process = builder.start();
         process.getOutputStream().close();

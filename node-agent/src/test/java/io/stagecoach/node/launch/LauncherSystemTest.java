@@ -169,6 +169,21 @@ class LauncherSystemTest
         assertEquals(0, ProcessHandle.current().children().count());
     }
 
+    @Test
+    void shouldBindEachRankToItsCoreWhenAsked()
+    {
+        final int[] cpus = CoreBinding.parseCpuList(TestCpus.allowed());
+        final LaunchContext context = context(2, AffinityRank.class).bindToCore(true)
+            .jobId("bind-" + ProcessHandle.current().pid());
+
+        final int status = Launcher.run(context);
+
+        final String stdout = text(out);
+        assertEquals(0, status, () -> stdout + text(err));
+        assertTrue(stdout.contains("rank 0 cpus " + cpus[0] + "\n"), stdout);
+        assertTrue(stdout.contains("rank 1 cpus " + cpus[1 % cpus.length] + "\n"), stdout);
+    }
+
     private LaunchContext context(final int size, final Class<?> program)
     {
         return new LaunchContext()
