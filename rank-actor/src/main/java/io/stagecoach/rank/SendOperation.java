@@ -29,6 +29,8 @@ final class SendOperation implements EngineCommand
     long sentBytes;
     boolean readableOffered;
     PackedHostBuffer staged;
+    PackedHostBuffer ranges;
+    int rangeCount;
 
     SendOperation(
         final Request request,
@@ -95,11 +97,15 @@ final class SendOperation implements EngineCommand
 
     /**
      * @return where the whole packed message lies contiguous in this process (the user buffer or its host staging
-     * copy), for a same-node receiver to read; 0 when it does not.
+     * copy), or, with {@link #ranges}, the table of its ranges, for a same-node receiver to read; 0 when neither.
      */
     long readableAddress()
     {
-        return staged != null ? staged.address() : contiguousAddress;
+        if (staged != null)
+        {
+            return staged.address();
+        }
+        return ranges != null ? ranges.address() : contiguousAddress;
     }
 
     void releaseStaged()
@@ -107,6 +113,10 @@ final class SendOperation implements EngineCommand
         if (staged != null)
         {
             staged.release();
+        }
+        if (ranges != null)
+        {
+            ranges.release();
         }
     }
 

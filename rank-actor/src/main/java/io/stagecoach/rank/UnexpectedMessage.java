@@ -24,6 +24,7 @@ final class UnexpectedMessage
 
     long sourcePid;
     long sourceAddress;
+    int sourceRanges;
     UnexpectedMessage previous;
     UnexpectedMessage next;
 

@@ -216,8 +216,7 @@ public class MessageHeaderFlyweight
                 return EnvelopeFlyweight.HEADER_LENGTH +
                     buffer.getLong(offset + EnvelopeFlyweight.PACKED_BYTES_OFFSET, ORDER);
             case MessageType.RTS:
-                return (buffer.getShort(offset + FLAGS_OFFSET, ORDER) & EnvelopeFlyweight.FLAG_READABLE) != 0 ?
-                    EnvelopeFlyweight.READABLE_LENGTH : EnvelopeFlyweight.HEADER_LENGTH;
+                return EnvelopeFlyweight.rtsLength(buffer.getShort(offset + FLAGS_OFFSET, ORDER));
             case MessageType.DATA:
                 return DataFlyweight.HEADER_LENGTH +
                     (long)buffer.getInt(offset + DataFlyweight.PAYLOAD_LENGTH_OFFSET, ORDER);
