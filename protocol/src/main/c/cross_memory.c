@@ -42,28 +42,6 @@ JNIEXPORT jlong JNICALL Java_io_stagecoach_protocol_host_CrossMemory_read0(
 }
 
 /*
- * Scatter-gather read: remoteCount (address, length) pairs of the other process into localCount pairs here, both
- * tables laid out as struct iovec (two 64-bit words each on LP64 Linux), at most IOV_MAX (1024) entries each.
- * Returns the bytes read or -errno.
- */
-JNIEXPORT jlong JNICALL Java_io_stagecoach_protocol_host_CrossMemory_readVectors0(
-    JNIEnv *env, jclass type, jlong pid, jlong remoteTable, jint remoteCount, jlong localTable, jint localCount)
-{
-    (void)env;
-    (void)type;
-    for (;;)
-    {
-        const ssize_t n = process_vm_readv((pid_t)pid, (const struct iovec *)(intptr_t)localTable,
-            (unsigned long)localCount, (const struct iovec *)(intptr_t)remoteTable, (unsigned long)remoteCount, 0);
-        if (n < 0 && errno == EINTR)
-        {
-            continue;
-        }
-        return n < 0 ? -(jlong)errno : (jlong)n;
-    }
-}
-
-/*
  * Lets any process of this user read this one (Yama's ptrace_scope 1 otherwise allows only ancestors): ranks are
  * siblings. Returns 0, or -errno (EINVAL where Yama is absent, which needs nothing).
  */

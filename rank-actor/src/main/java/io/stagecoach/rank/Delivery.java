@@ -2,11 +2,15 @@ package io.stagecoach.rank;
 
 import java.nio.ByteBuffer;
 
+import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.protocol.host.CrossMemory;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.protocol.wire.MessageType;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import static io.stagecoach.rank.EngineErrors.checkMatch;
 import static io.stagecoach.rank.EngineErrors.goneError;
@@ -21,6 +25,8 @@ import static io.stagecoach.rank.EngineErrors.rejectionCode;
  */
 final class Delivery
 {
+    private static final Logger LOG = LoggerFactory.getLogger(ProgressEngine.class);
+
     private final int rank;
     private final EngineSettings settings;
     private final StagingRequests staging;
@@ -29,7 +35,7 @@ final class Delivery
     private final Completions completions;
     private final PeerLiveness liveness;
     private final Outbound outbound;
-    private final SameNodeReads reads;
+    private final HostBufferPool hostBuffers;
     private final UnsafeBuffer scratch;
 
     Delivery(
@@ -43,7 +49,7 @@ final class Delivery
         final Outbound outbound,
         final HostBufferPool hostBuffers)
     {
-        this.reads = new SameNodeReads(rank, hostBuffers, completions);
+        this.hostBuffers = hostBuffers;
         this.rank = rank;
         this.settings = settings;
         this.staging = staging;
@@ -185,8 +191,7 @@ final class Delivery
         final long signatureLength,
         final long signatureSizeBytes,
         final long sourcePid,
-        final long sourceAddress,
-        final int sourceRanges)
+        final long sourceAddress)
     {
         final RuntimeException mismatch =
             checkMatch(receive, peer.rank, tag, packedBytes, signatureHash, signatureLength, signatureSizeBytes);
@@ -213,7 +218,7 @@ final class Delivery
         }
         if (sourceAddress != 0 && peer.readable &&
             (receive.readTarget() != 0 || packedBytes <= HostBufferPool.MAX_BUFFER_BYTES) &&
-            reads.read(receive, peer, sourcePid, sourceAddress, sourceRanges, packedBytes))
+            readFromSender(receive, peer, sourcePid, sourceAddress, packedBytes))
         {
             outbound.sendAck(peer, senderTransferId);
             if (!receive.request.isDone())
@@ -227,6 +232,53 @@ final class Delivery
         outbound.sendCts(peer, senderTransferId, receive.transferId, packedBytes);
     }
 
+    /**
+     * Reads a same-node sender's packed bytes straight out of its memory into the receive buffer or its staging
+     * memory: one copy, where the log buffer takes two (a receive type that scatters the data takes it from a pooled
+     * buffer, one more copy). A refusal (another pid namespace, ptrace rules) turns reads
+     * from that peer off, and the transfer goes on through CTS and DATA.
+     *
+     * @return true when the transfer is over: every byte arrived, or unpacking them failed the receive (the sender
+     * is done either way); false when the read was refused.
+     */
+    private boolean readFromSender(
+        final ReceiveOperation receive, final Peer peer, final long pid, final long address, final long packedBytes)
+    {
+        final long target = receive.readTarget();
+        final PackedHostBuffer scattered = target == 0 ? hostBuffers.acquire(packedBytes) : null;
+        final long result;
+        try
+        {
+            result = CrossMemory.read(pid, address, target != 0 ? target : scattered.address(), packedBytes);
+            if (result == packedBytes && scattered != null)
+            {
+                receive.write(scattered.address(), 0, (int)packedBytes);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            completions.fail(receive.request, ex);
+            return true;
+        }
+        finally
+        {
+            if (scattered != null)
+            {
+                scattered.release();
+            }
+        }
+        if (result == packedBytes)
+        {
+            receive.receivedBytes = packedBytes;
+            peer.reads++;
+            return true;
+        }
+        peer.readable = false;
+        LOG.info("rank {} cannot read rank {}'s memory (process {}): {}; its messages come through the log buffer",
+            rank, peer.rank, pid, result < 0 ? CrossMemory.describe(result) : "read " + result + " of " +
+            packedBytes + " bytes");
+        return false;
+    }
 
     /**
      * Completes a receive whose bytes all arrived: a device receive is unpacked from its staging memory first, on
@@ -286,7 +338,7 @@ final class Delivery
         {
             startRendezvous(receive, peer, message.tag, message.senderTransferId, message.packedBytes,
                 message.signatureHash, message.signatureLength, message.signatureSizeBytes, message.sourcePid,
-                message.sourceAddress, message.sourceRanges);
+                message.sourceAddress);
         }
     }
 

@@ -67,27 +67,6 @@ final class Outbound
         send.staged = packed;
     }
 
-    /**
-     * Gives a scattered host message whose ranges are few and long a table of them, so that a same-node receiver
-     * reads it in place, without packing.
-     *
-     * @return false when its layout does not suit (too many or too short ranges).
-     */
-    private boolean tableRanges(final SendOperation send)
-    {
-        final PackedHostBuffer table = hostBuffers.acquire(RangeTable.MAX_TABLE_BYTES);
-        final int count = RangeTable.fill(
-            send.compiled, send.buffer.baseAddress(), send.count, send.packedBytes, table.address());
-        if (count < 0)
-        {
-            table.release();
-            return false;
-        }
-        send.ranges = table;
-        send.rangeCount = count;
-        return true;
-    }
-
     void post(final SendOperation send)
     {
         final Peer peer = liveness.peer(send.destination);
@@ -115,10 +94,7 @@ final class Outbound
         {
             try
             {
-                if (!tableRanges(send))
-                {
-                    packWhole(send);
-                }
+                packWhole(send);
             }
             catch (final RuntimeException ex)
             {

@@ -24,7 +24,6 @@ final class Peer
     long eagerSends;
     long rendezvousSends;
     long reads;
-    long rangeReads;
     long nextSequence;
     long expectedSequence;
     long eagerCreditBytes;

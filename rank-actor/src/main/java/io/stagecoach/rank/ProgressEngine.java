@@ -257,7 +257,7 @@ final class ProgressEngine implements TransportListener, CommandSink
      *
      * @param peerRank a rank.
      * @return eager sends to it, rendezvous sends to it, unexpected messages held, unexpected payload bytes held,
-     * posted receives waiting, eager credit left towards it, messages from it read straight out of its memory, of which read from a table of ranges.
+     * posted receives waiting, eager credit left towards it, messages from it read straight out of its memory.
      */
     long[] counters(final int peerRank)
     {
@@ -266,8 +266,7 @@ final class ProgressEngine implements TransportListener, CommandSink
         {
             final Peer peer = liveness.peer(peerRank);
             return new long[]{ peer.eagerSends, peer.rendezvousSends, queues.unexpectedCount(),
-                queues.unexpectedBytes(), queues.postedCount(), peer.eagerCreditBytes, peer.reads,
-                peer.rangeReads };
+                queues.unexpectedBytes(), queues.postedCount(), peer.eagerCreditBytes, peer.reads };
         }
         finally
         {

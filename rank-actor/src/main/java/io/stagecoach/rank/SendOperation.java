@@ -29,8 +29,6 @@ final class SendOperation implements EngineCommand
     long sentBytes;
     boolean readableOffered;
     PackedHostBuffer staged;
-    PackedHostBuffer ranges;
-    int rangeCount;
 
     SendOperation(
         final Request request,
@@ -97,15 +95,11 @@ final class SendOperation implements EngineCommand
 
     /**
      * @return where the whole packed message lies contiguous in this process (the user buffer or its host staging
-     * copy), or, with {@link #ranges}, the table of its ranges, for a same-node receiver to read; 0 when neither.
+     * copy), for a same-node receiver to read; 0 when it does not.
      */
     long readableAddress()
     {
-        if (staged != null)
-        {
-            return staged.address();
-        }
-        return ranges != null ? ranges.address() : contiguousAddress;
+        return staged != null ? staged.address() : contiguousAddress;
     }
 
     void releaseStaged()
@@ -113,10 +107,6 @@ final class SendOperation implements EngineCommand
         if (staged != null)
         {
             staged.release();
-        }
-        if (ranges != null)
-        {
-            ranges.release();
         }
     }
 

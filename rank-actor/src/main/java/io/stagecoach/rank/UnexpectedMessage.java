@@ -24,7 +24,6 @@ final class UnexpectedMessage
 
     long sourcePid;
     long sourceAddress;
-    int sourceRanges;
     UnexpectedMessage previous;
     UnexpectedMessage next;
 

@@ -75,7 +75,7 @@ final class WireSender
     {
         final boolean readable = type == MessageType.RTS && peer.readable && send.readableAddress() != 0;
         final int length = type == MessageType.EAGER ? eagerLength(send.packedBytes) :
-            EnvelopeFlyweight.rtsLength(rtsFlags(send, readable));
+            readable ? EnvelopeFlyweight.READABLE_LENGTH : EnvelopeFlyweight.HEADER_LENGTH;
         final boolean claimed = length <= peer.maxPayloadBytes;
         final MutableDirectBuffer buffer;
         final int offset;
@@ -237,8 +237,8 @@ final class WireSender
         final int length)
     {
         envelope.wrap(buffer, offset, length);
-        start(envelope, type, type == MessageType.RTS ? rtsFlags(send, readable) :
-            (send.synchronous ? EnvelopeFlyweight.FLAG_SYNC : 0), peer);
+        start(envelope, type, (send.synchronous ? EnvelopeFlyweight.FLAG_SYNC : 0) |
+            (readable ? EnvelopeFlyweight.FLAG_READABLE : 0), peer);
         envelope.contextId(send.contextId).tag(send.tag).sequence(sequence).transferId(send.transferId)
             .packedBytes(send.packedBytes)
             .signature(send.signature.hash, send.signature.length, send.signature.sizeBytes);
@@ -249,26 +249,8 @@ final class WireSender
         else if (readable)
         {
             envelope.sourcePid(CrossMemory.pid()).sourceAddress(send.readableAddress());
-            if (send.staged == null && send.ranges != null)
-            {
-                envelope.sourceRanges(send.rangeCount);
-            }
             send.readableOffered = true;
         }
-    }
-
-    private static int rtsFlags(final SendOperation send, final boolean readable)
-    {
-        int flags = send.synchronous ? EnvelopeFlyweight.FLAG_SYNC : 0;
-        if (readable)
-        {
-            flags |= EnvelopeFlyweight.FLAG_READABLE;
-            if (send.staged == null && send.ranges != null)
-            {
-                flags |= EnvelopeFlyweight.FLAG_VECTORS;
-            }
-        }
-        return flags;
     }
 
     private void start(final MessageHeaderFlyweight message, final int type, final int flags, final Peer peer)

@@ -131,42 +131,6 @@ class SameNodeReadTest
     }
 
     @Test
-    void shouldReadRowsInPlaceBetweenScatteredLayouts()
-    {
-        try (LocalJob job = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD)))
-        {
-            final Datatype rows = Datatype.vector(64, 128, 256, Datatype.FLOAT).commit();
-            final Datatype otherRows = Datatype.vector(64, 128, 384, Datatype.FLOAT).commit();
-            final ByteBuffer out = pattern(64 * 256 * 4, 8);
-            final ByteBuffer in = ByteBuffer.allocateDirect(64 * 384 * 4);
-            final Request receive = job.rank(1).irecv(in, 1, otherRows, 0, 8);
-            job.rank(0).send(out, 1, rows, 1, 8);
-            receive.await(TIMEOUT);
-            for (int row = 0; row < 64; row++)
-            {
-                for (int x = 0; x < 512; x++)
-                {
-                    assertEquals(out.get(row * 1024 + x), in.get(row * 1536 + x), "row " + row + " byte " + x);
-                }
-                assertEquals(0, in.get(row * 1536 + 512), "row " + row + " gap");
-            }
-            assertEquals(1, reads(job, 1, 0));
-            assertEquals(1, job.rank(1).engine().counters(0)[READS + 1], "read row to row, from a table of ranges");
-
-            final ByteBuffer whole = ByteBuffer.allocateDirect(64 * 512);
-            final Request contiguous = job.rank(0).irecv(whole, 64 * 128, Datatype.FLOAT, 1, 9);
-            job.rank(1).send(in, 1, otherRows, 0, 9);
-            contiguous.await(TIMEOUT);
-            for (int row = 0; row < 64; row++)
-            {
-                assertEquals(out.getLong(row * 1024 + 504), whole.getLong(row * 512 + 504), "row " + row);
-            }
-            assertEquals(1, reads(job, 0, 1));
-            assertEquals(1, job.rank(0).engine().counters(1)[READS + 1], "read rows into one range");
-        }
-    }
-
-    @Test
     void shouldStreamThroughTheLogBufferWhenReadsAreOff()
     {
         try (LocalJob job = LocalJob.start(directory, 2,

@@ -16,11 +16,6 @@ public final class CrossMemory
     /** errno: an address range is not mapped. */
     public static final int EFAULT = 14;
 
-    /** Most ranges of one side of {@link #readVectors} (the kernel's IOV_MAX). */
-    public static final int MAX_VECTORS = 1024;
-    /** Bytes of one table entry of {@link #readVectors}: address and length, 64 bits each. */
-    public static final int VECTOR_BYTES = 16;
-
     private static final long PID = ProcessHandle.current().pid();
 
     private CrossMemory()
@@ -69,35 +64,6 @@ public final class CrossMemory
     }
 
     /**
-     * Copies the ranges of a table in process {@code pid} into the ranges of a table here, in order, with one
-     * {@code process_vm_readv}: a scattered message read straight into a scattered buffer, with no packing on either
-     * side. Each table holds (address, length) pairs of 64-bit words, the layout of {@code struct iovec}.
-     *
-     * @param pid         the process to read from.
-     * @param remoteTable here, the table of ranges there.
-     * @param remoteCount its entries, in [1, {@link #MAX_VECTORS}].
-     * @param localTable  the table of ranges here; the caller owns them.
-     * @param localCount  its entries, in [1, {@link #MAX_VECTORS}].
-     * @return the bytes read (the sum of the shorter side when the kernel stops early), or {@code -errno}.
-     * @throws IllegalArgumentException naming a count outside its range.
-     */
-    public static long readVectors(
-        final long pid, final long remoteTable, final int remoteCount, final long localTable, final int localCount)
-    {
-        final String reason = NativeLibrary.loadFailure();
-        if (reason != null)
-        {
-            throw new IllegalStateException("cross-memory read unavailable: " + reason);
-        }
-        if (remoteCount < 1 || remoteCount > MAX_VECTORS || localCount < 1 || localCount > MAX_VECTORS)
-        {
-            throw new IllegalArgumentException("cross-memory read of " + remoteCount + " remote and " + localCount +
-                " local ranges: each must be in [1, " + MAX_VECTORS + "]");
-        }
-        return readVectors0(pid, remoteTable, remoteCount, localTable, localCount);
-    }
-
-    /**
      * @param result a negative result of {@link #read}.
      * @return the errno's name and meaning, for messages.
      */
@@ -135,9 +101,6 @@ public final class CrossMemory
     }
 
     private static native int allowReaders0();
-
-    private static native long readVectors0(
-        long pid, long remoteTable, int remoteCount, long localTable, int localCount);
 
     private static native long read0(long pid, long remoteAddress, long localAddress, long lengthBytes);
 }

@@ -17,9 +17,6 @@ import org.agrona.MutableDirectBuffer;
  *   72 payload (EAGER only)        packed bytes [0, packed bytes)
  *   72 source pid (long)           RTS with {@link #FLAG_READABLE} only: the sender's process on this node
  *   80 source address (long)       ... and where its packed bytes lie there, contiguous, until it is told ACK
- *   88 source ranges (int)         RTS with {@link #FLAG_VECTORS} too: the address is a table of this many
- *                                  (address, length) pairs of 64-bit words, the message's ranges in packed order
- *   92 reserved (int)
  * </pre>
  */
 public final class EnvelopeFlyweight extends MessageHeaderFlyweight
@@ -37,13 +34,6 @@ public final class EnvelopeFlyweight extends MessageHeaderFlyweight
     public static final int FLAG_READABLE = 0x2;
     /** Length of a {@link #FLAG_READABLE} RTS. */
     public static final int READABLE_LENGTH = 88;
-    /**
-     * Flag of a {@link #FLAG_READABLE} RTS whose message lies scattered: {@link #sourceAddress()} is a table of
-     * {@link #sourceRanges()} (address, length) pairs in the sender's memory, read in packed order.
-     */
-    public static final int FLAG_VECTORS = 0x4;
-    /** Length of an RTS with {@link #FLAG_READABLE} and {@link #FLAG_VECTORS}. */
-    public static final int VECTORS_LENGTH = 96;
 
     static final int CONTEXT_OFFSET = 16;
     static final int TAG_OFFSET = 20;
@@ -53,7 +43,6 @@ public final class EnvelopeFlyweight extends MessageHeaderFlyweight
     static final int SIGNATURE_OFFSET = 48;
     static final int SOURCE_PID_OFFSET = 72;
     static final int SOURCE_ADDRESS_OFFSET = 80;
-    static final int SOURCE_RANGES_OFFSET = 88;
 
     /**
      * {@inheritDoc}
@@ -239,7 +228,7 @@ public final class EnvelopeFlyweight extends MessageHeaderFlyweight
         {
             return HEADER_LENGTH + (int)packedBytes();
         }
-        return rtsLength(flags());
+        return (flags() & FLAG_READABLE) != 0 ? READABLE_LENGTH : HEADER_LENGTH;
     }
 
     private static int checkSignatureIndex(final int index)
@@ -285,37 +274,5 @@ public final class EnvelopeFlyweight extends MessageHeaderFlyweight
     {
         buffer.putLong(SOURCE_ADDRESS_OFFSET, address, ORDER);
         return this;
-    }
-
-    /**
-     * @return the number of (address, length) pairs of the sender's table ({@link #FLAG_VECTORS} RTS only).
-     */
-    public int sourceRanges()
-    {
-        return buffer.getInt(SOURCE_RANGES_OFFSET, ORDER);
-    }
-
-    /**
-     * @param ranges the number of pairs of the sender's table.
-     * @return this.
-     */
-    public EnvelopeFlyweight sourceRanges(final int ranges)
-    {
-        buffer.putInt(SOURCE_RANGES_OFFSET, ranges, ORDER);
-        buffer.putInt(SOURCE_RANGES_OFFSET + Integer.BYTES, 0, ORDER);
-        return this;
-    }
-
-    /**
-     * @param flags the flags of an RTS.
-     * @return its length.
-     */
-    public static int rtsLength(final int flags)
-    {
-        if ((flags & FLAG_READABLE) == 0)
-        {
-            return HEADER_LENGTH;
-        }
-        return (flags & FLAG_VECTORS) != 0 ? VECTORS_LENGTH : READABLE_LENGTH;
     }
 }

@@ -216,7 +216,8 @@ public class MessageHeaderFlyweight
                 return EnvelopeFlyweight.HEADER_LENGTH +
                     buffer.getLong(offset + EnvelopeFlyweight.PACKED_BYTES_OFFSET, ORDER);
             case MessageType.RTS:
-                return EnvelopeFlyweight.rtsLength(buffer.getShort(offset + FLAGS_OFFSET, ORDER));
+                return (buffer.getShort(offset + FLAGS_OFFSET, ORDER) & EnvelopeFlyweight.FLAG_READABLE) != 0 ?
+                    EnvelopeFlyweight.READABLE_LENGTH : EnvelopeFlyweight.HEADER_LENGTH;
             case MessageType.DATA:
                 return DataFlyweight.HEADER_LENGTH +
                     (long)buffer.getInt(offset + DataFlyweight.PAYLOAD_LENGTH_OFFSET, ORDER);

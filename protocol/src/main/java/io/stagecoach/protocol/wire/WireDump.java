@@ -94,10 +94,6 @@ public final class WireDump
         {
             text.append(" readable pid=").append(envelope.sourcePid())
                 .append(" at=0x").append(Long.toHexString(envelope.sourceAddress()));
-            if ((envelope.flags() & EnvelopeFlyweight.FLAG_VECTORS) != 0)
-            {
-                text.append(" ranges=").append(envelope.sourceRanges());
-            }
         }
     }
 }

@@ -86,20 +86,6 @@ class WireCodecTest
     }
 
     @Test
-    void shouldRoundTripAReadableRtsWithATableOfRanges()
-    {
-        final EnvelopeFlyweight rts = new EnvelopeFlyweight().wrap(buffer, OFFSET);
-        rts.header(MessageType.RTS, EnvelopeFlyweight.FLAG_READABLE | EnvelopeFlyweight.FLAG_VECTORS);
-        rts.packedBytes(65536).sourcePid(7).sourceAddress(0x1000).sourceRanges(128);
-        assertEquals(EnvelopeFlyweight.VECTORS_LENGTH, rts.encodedLength());
-        assertNull(MessageHeaderFlyweight.validate(buffer, OFFSET, EnvelopeFlyweight.VECTORS_LENGTH));
-        assertTrue(MessageHeaderFlyweight.validate(buffer, OFFSET, EnvelopeFlyweight.READABLE_LENGTH)
-            .contains("declares 96 bytes but has 88"));
-        assertEquals(128, new EnvelopeFlyweight().wrap(buffer, OFFSET, 96).sourceRanges());
-        assertTrue(WireDump.describe(buffer, OFFSET, 96).contains("ranges=128"));
-    }
-
-    @Test
     void shouldRoundTripClearToSend()
     {
         final ClearToSendFlyweight cts = new ClearToSendFlyweight().wrap(buffer, OFFSET);
