@@ -20,8 +20,8 @@ import static io.stagecoach.rank.EngineErrors.rejectionCode;
  * Matching and delivery on the receiving side: a posted receive takes the earliest unexpected message that matches,
  * or waits in the posted queue; a matched message is checked against the receive (capacity, type signature), then
  * an eager payload is unpacked into the receive buffer and a rendezvous transfer is read straight out of a same-node
- * sender's memory, or cleared to send. A device
- * receive lands in host staging memory first and is unpacked into the device at the end.
+ * sender's memory, or cleared to send. A device receive lands in host staging memory first and is unpacked into the
+ * device at the end.
  */
 final class Delivery
 {
@@ -49,7 +49,6 @@ final class Delivery
         final Outbound outbound,
         final HostBufferPool hostBuffers)
     {
-        this.hostBuffers = hostBuffers;
         this.rank = rank;
         this.settings = settings;
         this.staging = staging;
@@ -58,6 +57,7 @@ final class Delivery
         this.completions = completions;
         this.liveness = liveness;
         this.outbound = outbound;
+        this.hostBuffers = hostBuffers;
         this.scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(
             EnvelopeFlyweight.HEADER_LENGTH + settings.eagerThresholdBytes()));
     }

@@ -32,7 +32,6 @@ final class Outbound
         final PeerLiveness liveness,
         final HostBufferPool hostBuffers)
     {
-        this.hostBuffers = hostBuffers;
         this.rank = rank;
         this.settings = settings;
         this.staging = staging;
@@ -40,6 +39,7 @@ final class Outbound
         this.transfers = transfers;
         this.completions = completions;
         this.liveness = liveness;
+        this.hostBuffers = hostBuffers;
     }
 
     /**
@@ -48,25 +48,6 @@ final class Outbound
      *
      * @param send a new send of an open engine.
      */
-    /**
-     * Packs a scattered host message whole into a pooled buffer, so that a same-node receiver can read it in one
-     * range: one pack here and one read there, without the rendezvous round trip of CTS before DATA.
-     */
-    private void packWhole(final SendOperation send)
-    {
-        final PackedHostBuffer packed = hostBuffers.acquire(send.packedBytes);
-        try
-        {
-            send.compiled.pack(send.buffer.baseAddress(), send.count, 0, send.packedBytes, packed.address());
-        }
-        catch (final RuntimeException ex)
-        {
-            packed.release();
-            throw ex;
-        }
-        send.staged = packed;
-    }
-
     void post(final SendOperation send)
     {
         final Peer peer = liveness.peer(send.destination);
@@ -123,6 +104,25 @@ final class Outbound
             staging.stageOut(send);
         }
         emitPending(peer);
+    }
+
+    /**
+     * Packs a scattered host message whole into a pooled buffer, so that a same-node receiver can read it in one
+     * range: one pack here and one read there, without the rendezvous round trip of CTS before DATA.
+     */
+    private void packWhole(final SendOperation send)
+    {
+        final PackedHostBuffer packed = hostBuffers.acquire(send.packedBytes);
+        try
+        {
+            send.compiled.pack(send.buffer.baseAddress(), send.count, 0, send.packedBytes, packed.address());
+        }
+        catch (final RuntimeException ex)
+        {
+            packed.release();
+            throw ex;
+        }
+        send.staged = packed;
     }
 
     /**

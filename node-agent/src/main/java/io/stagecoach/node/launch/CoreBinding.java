@@ -1,5 +1,6 @@
 package io.stagecoach.node.launch;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,7 +107,7 @@ final class CoreBinding
         {
             return false;
         }
-        for (final String directory : path.split(java.io.File.pathSeparator))
+        for (final String directory : path.split(File.pathSeparator))
         {
             if (!directory.isEmpty() && Files.isExecutable(Path.of(directory, program)))
             {
