@@ -3,9 +3,9 @@ package io.stagecoach.rank;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Idles a thread that waits on a request between duty cycles that found no work: spins for {@link #SPIN_NS}, yields
- * until {@link #YIELD_UNTIL_NS} have passed, then parks for exponentially longer, registered with the request so
- * that its completion unparks it. The phases are timed, not counted: a reply held up by a preempted peer for a few
+ * Idles a thread that waits on a request between duty cycles that found no work: spins for {@link #SPIN_NS} (with a
+ * yield every {@link #YIELD_EVERY_NS}), yields until {@link #YIELD_UNTIL_NS} have passed, then parks for
+ * exponentially longer, registered with the request so that its completion unparks it. The phases are timed, not counted: a reply held up by a preempted peer for a few
  * tens of microseconds must not cost the waiter a park, whose wake-up alone costs about as much again (timer slack).
  * One per wait, not shared.
  */
@@ -15,11 +15,17 @@ final class AwaitIdler
     static final long SPIN_NS = 50_000;
     /** How long after its last useful duty cycle a waiter stops yielding and starts to park. */
     static final long YIELD_UNTIL_NS = 500_000;
+    /**
+     * How often a spinning waiter yields once: two ranks whose waiting threads the scheduler put on one core (a
+     * compiler or another process holding the other) hand the core over within this, not after {@link #SPIN_NS}.
+     */
+    static final long YIELD_EVERY_NS = 20_000;
     private static final long MIN_PARK_NS = 1_000;
 
     private final IdleMode mode;
     private final long maxParkNs;
     private long idleSinceNs;
+    private long lastYieldNs;
     private boolean idle;
     private long parkNs = MIN_PARK_NS;
 
@@ -47,11 +53,20 @@ final class AwaitIdler
         {
             idle = true;
             idleSinceNs = nowNs;
+            lastYieldNs = nowNs;
         }
         final long idleNs = nowNs - idleSinceNs;
         if (idleNs < SPIN_NS)
         {
-            Thread.onSpinWait();
+            if (nowNs - lastYieldNs >= YIELD_EVERY_NS)
+            {
+                lastYieldNs = nowNs;
+                Thread.yield();
+            }
+            else
+            {
+                Thread.onSpinWait();
+            }
         }
         else if (mode == IdleMode.YIELD || idleNs < YIELD_UNTIL_NS)
         {

@@ -11,8 +11,8 @@ import java.util.List;
  * </pre>
  * The two letters name where rank 0's and rank 1's buffers live (host or device memory), default {@code H H}.
  * Iterations and skips left out follow OMB's counts for each size. {@code --warm-up} sets the untimed JIT warm-up
- * before the first size ({@link JitWarmUp}; 0 turns it off). {@code --percentiles} (latency only) adds the median and
- * the 99th percentile of the half round trips to OMB's average.
+ * before the first size ({@link JitWarmUp}; 0 turns it off). {@code --percentiles} (latency and halo) adds the
+ * median and the 99th percentile of the half round trips to OMB's average.
  */
 final class BenchmarkOptions
 {

@@ -49,26 +49,38 @@ public final class BiBandwidth
     private void run()
     {
         report.title("Bi-Directional Bandwidth Test", options, rank.deviceDescription());
-        report.comment(JitWarmUp.describe(options.warmUpRoundTrips()));
-        JitWarmUp.run(rank, options.warmUpRoundTrips());
+        report.comment(JitWarmUp.describe(options.warmUpRoundTrips(), JitWarmUp.MESSAGE_ROUND));
         report.comment("Window size " + options.window());
         report.columns("Bandwidth (MB/s)");
-        try (RankBuffer sendBuffer = rank.allocate(options.maxSizeBytes());
-            RankBuffer receiveBuffer = rank.allocate(options.maxSizeBytes()))
+        final long length = Math.max(options.maxSizeBytes(), JitWarmUp.LARGE_BYTES);
+        try (RankBuffer sendBuffer = rank.allocate(length); RankBuffer receiveBuffer = rank.allocate(length))
         {
+            JitWarmUp.run(rank, options.warmUpRoundTrips(), roundTrips ->
+            {
+                measure(JitWarmUp.SMALL_BYTES, Math.max(1, roundTrips / options.window()), 0, sendBuffer,
+                    receiveBuffer);
+                measure(JitWarmUp.LARGE_BYTES, Math.max(1, roundTrips / 100 / options.window()), 0, sendBuffer,
+                    receiveBuffer);
+            });
             for (long size = options.minSizeBytes(); size <= options.maxSizeBytes(); size <<= 1)
             {
                 report.progress(size + " bytes");
-                final double mbPerSecond = measure(size, sendBuffer, receiveBuffer);
+                final double mbPerSecond = measure(size,
+                    options.iterations(size, Latency.LARGE_MESSAGE_BYTES, 100, 20),
+                    options.skip(size, Latency.LARGE_MESSAGE_BYTES, 10, 2), sendBuffer, receiveBuffer);
                 report.row(size, mbPerSecond);
             }
         }
     }
 
-    private double measure(final long size, final RankBuffer sendBuffer, final RankBuffer receiveBuffer)
+    /**
+     * The timed loop of {@code iterations} windows; the JIT warm-up runs it too, so that it is compiled before it is
+     * timed.
+     */
+    private double measure(
+        final long size, final long iterations, final long skip, final RankBuffer sendBuffer,
+        final RankBuffer receiveBuffer)
     {
-        final long iterations = options.iterations(size, Latency.LARGE_MESSAGE_BYTES, 100, 20);
-        final long skip = options.skip(size, Latency.LARGE_MESSAGE_BYTES, 10, 2);
         sendBuffer.write(0, Pattern.of(size, rank.rank()));
         receiveBuffer.write(0, Pattern.zeros(size));
         final BufferRegion out = sendBuffer.region(0);

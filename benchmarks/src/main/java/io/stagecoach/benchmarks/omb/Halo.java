@@ -2,6 +2,7 @@ package io.stagecoach.benchmarks.omb;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Locale;
 
 import io.stagecoach.protocol.datatype.Datatype;
@@ -56,8 +57,8 @@ public final class Halo
     {
         final int[] grids = options.grids();
         final HaloFace[] faces = HaloFace.values();
-        final double[][] oneWayUs = new double[faces.length][grids.length];
-        JitWarmUp.run(rank, options.warmUpRoundTrips());
+        final double[][][] oneWayUs = new double[faces.length][grids.length][];
+        warmUp(grids);
         for (int g = 0; g < grids.length; g++)
         {
             final int n = grids[g];
@@ -68,19 +69,45 @@ public final class Halo
                 {
                     report.progress(n + "^3 face " + face);
                     grid.write(0, initial);
-                    oneWayUs[face.ordinal()][g] = measure(face, n, grid);
+                    final long faceBytes = face.datatype(n).size();
+                    oneWayUs[face.ordinal()][g] = measure(face, n, grid,
+                        options.iterations(faceBytes, LARGE_FACE_BYTES, 1_000, 200),
+                        options.skip(faceBytes, LARGE_FACE_BYTES, 10, 10));
                 }
             }
         }
         printTables(grids, oneWayUs);
     }
 
-    private double measure(final HaloFace face, final int n, final RankBuffer grid)
+    /**
+     * The timed loops, untimed, on the smallest grid: each face for a quarter of the warm-up's round trips, so that
+     * the code they share reaches the optimising compiler.
+     */
+    private void warmUp(final int[] grids)
     {
+        final int n = Arrays.stream(grids).min().orElseThrow();
+        final ByteBuffer initial = initialGrid(n, rank.rank());
+        try (RankBuffer grid = rank.allocate(initial.capacity()))
+        {
+            JitWarmUp.run(rank, options.warmUpRoundTrips(), roundTrips ->
+            {
+                for (final HaloFace face : HaloFace.values())
+                {
+                    grid.write(0, initial);
+                    measure(face, n, grid, Math.max(1, roundTrips / 4), 0);
+                }
+            });
+        }
+    }
+
+    /**
+     * The timed loop; the JIT warm-up runs it too, so that it is compiled before it is timed.
+     */
+    private double[] measure(
+        final HaloFace face, final int n, final RankBuffer grid, final long iterations, final long skip)
+    {
+        final RoundTrips roundTrips = RoundTrips.of(iterations, options.percentiles());
         final Datatype type = face.datatype(n).commit();
-        final long faceBytes = type.size();
-        final long iterations = options.iterations(faceBytes, LARGE_FACE_BYTES, 1_000, 200);
-        final long skip = options.skip(faceBytes, LARGE_FACE_BYTES, 10, 10);
         final boolean root = rank.isRoot();
         final BufferRegion out = grid.region(face.offsetBytes(n, root ? n - 2 : 1));
         final BufferRegion ghost = grid.region(face.offsetBytes(n, root ? n - 1 : 0));
@@ -93,22 +120,38 @@ public final class Halo
             if (i == skip)
             {
                 startNs = System.nanoTime();
+                roundTrips.start(startNs);
             }
-            if (root)
+            roundTrip(out, ghost, comm, peer, type, root);
+            if (i >= skip)
             {
-                out.send(comm, 1, type, peer, TAG);
-                ghost.recv(comm, 1, type, peer, TAG);
-            }
-            else
-            {
-                ghost.recv(comm, 1, type, peer, TAG);
-                out.send(comm, 1, type, peer, TAG);
+                roundTrips.ended();
             }
         }
         final long elapsedNs = System.nanoTime() - startNs;
         checkGhost(face, n, grid, root ? n - 1 : 0, root ? 1 : n - 2);
         type.free();
-        return elapsedNs / 1e3 / (2.0 * iterations);
+        return roundTrips.oneWayUs(elapsedNs, iterations);
+    }
+
+    /**
+     * One iteration, a method of its own: compiled whole during the warm-up, and too big to be inlined again when the
+     * loop around it is compiled on the stack, so that compilation is short.
+     */
+    private static void roundTrip(
+        final BufferRegion out, final BufferRegion ghost, final Communicator comm, final int peer, final Datatype type,
+        final boolean root)
+    {
+        if (root)
+        {
+            out.send(comm, 1, type, peer, TAG);
+            ghost.recv(comm, 1, type, peer, TAG);
+        }
+        else
+        {
+            ghost.recv(comm, 1, type, peer, TAG);
+            out.send(comm, 1, type, peer, TAG);
+        }
     }
 
     static float cellValue(final int owner, final long cell)
@@ -146,21 +189,32 @@ public final class Halo
         }
     }
 
-    private void printTables(final int[] grids, final double[][] oneWayUs)
+    private void printTables(final int[] grids, final double[][][] oneWayUs)
     {
         report.title("Halo Face Latency Test", options, rank.deviceDescription());
-        report.comment(JitWarmUp.describe(options.warmUpRoundTrips()));
+        report.comment(JitWarmUp.describe(options.warmUpRoundTrips(), JitWarmUp.HALO_ROUND));
         report.comment("float arrays, x fastest; rank 0 sends plane N-2 into rank 1's plane 0, rank 1 sends plane 1 " +
             "back");
+        final String[] columns = options.percentiles() ?
+            new String[]{ "Avg Latency(us)", "P50 Latency(us)", "P99 Latency(us)" } : new String[]{ "Avg Latency(us)" };
         for (final HaloFace face : HaloFace.values())
         {
             report.comment("Face " + face + ": " + face.construction());
-            report.print(String.format(Locale.ROOT, "%-10s%12s%" + FIELD_WIDTH + "s", "# Grid", "Bytes",
-                "Avg Latency(us)"));
+            final StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-10s%12s", "# Grid", "Bytes"));
+            for (final String column : columns)
+            {
+                header.append(String.format(Locale.ROOT, "%" + FIELD_WIDTH + "s", column));
+            }
+            report.print(header.toString());
             for (int g = 0; g < grids.length; g++)
             {
-                report.print(String.format(Locale.ROOT, "%-10d%12d%" + FIELD_WIDTH + ".2f", grids[g],
-                    4L * grids[g] * grids[g], oneWayUs[face.ordinal()][g]));
+                final StringBuilder row = new StringBuilder(
+                    String.format(Locale.ROOT, "%-10d%12d", grids[g], 4L * grids[g] * grids[g]));
+                for (final double value : oneWayUs[face.ordinal()][g])
+                {
+                    row.append(String.format(Locale.ROOT, "%" + FIELD_WIDTH + ".2f", value));
+                }
+                report.print(row.toString());
             }
         }
     }

@@ -5,55 +5,66 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 
 import io.stagecoach.protocol.datatype.Datatype;
-import io.stagecoach.rank.Communicator;
 
 /**
- * Untimed ping-pong before the first measurement, so that the timed loops run compiled code: OMB's warm-up
- * iterations (100 or 10 per size) are sized for C and leave a JVM in its interpreter for most of the first sizes.
- * Round trips of 8 bytes (eager path) and one in a hundred of 64 KiB (rendezvous path), in the rank's own buffer
- * location, so that the device staging path warms up as well.
+ * Untimed runs of a program's own timed loop before its first measurement, so that the timed loops run compiled
+ * code and no compiler thread works while they do: OMB's warm-up iterations (100 or 10 per size) are sized for C and
+ * leave a JVM in its interpreter for most of the first sizes, and a loop that only its timed run makes hot is
+ * compiled on the stack (OSR) while it is being timed. On a machine with two cores that compilation takes the core
+ * of one of the two ranks for up to seconds, and every round trip then waits for a time slice.
  */
 final class JitWarmUp
 {
+    /** Bytes of the small messages of a warm-up round (eager path). */
     static final long SMALL_BYTES = 8;
+    /** Bytes of the large messages of a warm-up round (rendezvous path). */
     static final long LARGE_BYTES = 64 * 1024;
     private static final int TAG = 31_000;
     private static final long QUIET_ROUND_TRIPS = 2_000;
     private static final long MAX_QUIET_WAIT_NS = 20_000_000_000L;
 
+    /**
+     * A program's timed loop, run untimed.
+     */
+    @FunctionalInterface
+    interface Round
+    {
+        /**
+         * @param roundTrips how much to do, in round trips of {@link #SMALL_BYTES}; a program sends about one
+         *                   {@link #LARGE_BYTES} message for every hundred of them, or the equivalent work.
+         */
+        void run(long roundTrips);
+    }
+
     private JitWarmUp()
     {
     }
 
-    static String describe(final long roundTrips)
+    /** What a round of the message programs does, for {@link #describe}. */
+    static final String MESSAGE_ROUND = "in " + SMALL_BYTES + " B messages, and a hundredth as many of " + LARGE_BYTES +
+        " B";
+    /** What a round of the halo program does, for {@link #describe}. */
+    static final String HALO_ROUND = "a quarter of them with each face of the smallest grid";
+
+    static String describe(final long roundTrips, final String round)
     {
-        return "JIT warm-up before timing: " + roundTrips + " round trips of " + SMALL_BYTES + " B and " +
-            roundTrips / 100 + " of " + LARGE_BYTES + " B, then rounds of " + QUIET_ROUND_TRIPS + " and " +
-            QUIET_ROUND_TRIPS / 100 + " until no rank's JIT compiled during a round (at most " +
+        return "JIT warm-up before timing: the timed loop run for " + roundTrips + " round trips (" + round +
+            "), then for " + QUIET_ROUND_TRIPS + " at a time until no rank's JIT compiler worked during one (at most " +
             MAX_QUIET_WAIT_NS / 1_000_000_000L + " s), untimed";
     }
 
-    static void run(final BenchmarkRank rank, final long roundTrips)
+    /**
+     * Runs the program's loop for {@code roundTrips}, then in rounds until no rank's compiler worked during one (or
+     * {@link #MAX_QUIET_WAIT_NS} passed). Worked means a compilation ended (the compilation MXBean) or a compiler
+     * thread used CPU time (one still running, which the MXBean does not show until it ends).
+     */
+    static void run(final BenchmarkRank rank, final long roundTrips, final Round round)
     {
         if (roundTrips == 0)
         {
             return;
         }
-        try (RankBuffer out = rank.allocate(LARGE_BYTES); RankBuffer in = rank.allocate(LARGE_BYTES))
-        {
-            pingPong(rank, out.region(0), in.region(0), SMALL_BYTES, roundTrips);
-            pingPong(rank, out.region(0), in.region(0), LARGE_BYTES, roundTrips / 100);
-            untilCompilerQuiet(rank, out, in);
-        }
-    }
-
-    /**
-     * More rounds of the same until no rank's JIT compiler worked during a round (or {@link #MAX_QUIET_WAIT_NS}
-     * passed): on a machine with two cores a compiler thread still busy takes the core of one of the two ranks, and
-     * every round trip then waits for a time slice.
-     */
-    private static void untilCompilerQuiet(final BenchmarkRank rank, final RankBuffer out, final RankBuffer in)
-    {
+        round.run(roundTrips);
         final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
         if (compiler == null || !compiler.isCompilationTimeMonitoringSupported())
         {
@@ -65,9 +76,10 @@ final class JitWarmUp
         while (true)
         {
             final long before = compiler.getTotalCompilationTime();
-            pingPong(rank, out.region(0), in.region(0), SMALL_BYTES, QUIET_ROUND_TRIPS);
-            pingPong(rank, out.region(0), in.region(0), LARGE_BYTES, QUIET_ROUND_TRIPS / 100);
-            final boolean busy = compiler.getTotalCompilationTime() != before;
+            final long ticksBefore = CompilerThreads.cpuTicks();
+            round.run(QUIET_ROUND_TRIPS);
+            final boolean busy = compiler.getTotalCompilationTime() != before ||
+                CompilerThreads.cpuTicks() != ticksBefore;
             mine.putLong(0, busy ? 1 : 0);
             rank.comm().sendrecv(mine, 1, Datatype.LONG, rank.peer(), TAG + 1, theirs, 1, Datatype.LONG, rank.peer(),
                 TAG + 1);
@@ -78,26 +90,6 @@ final class JitWarmUp
             if (mine.getLong(0) == 0 && theirs.getLong(0) == 0)
             {
                 return;
-            }
-        }
-    }
-
-    private static void pingPong(
-        final BenchmarkRank rank, final BufferRegion out, final BufferRegion in, final long bytes, final long times)
-    {
-        final Communicator comm = rank.comm();
-        final int peer = rank.peer();
-        for (long i = 0; i < times; i++)
-        {
-            if (rank.isRoot())
-            {
-                out.send(comm, bytes, Datatype.BYTE, peer, TAG);
-                in.recv(comm, bytes, Datatype.BYTE, peer, TAG);
-            }
-            else
-            {
-                in.recv(comm, bytes, Datatype.BYTE, peer, TAG);
-                out.send(comm, bytes, Datatype.BYTE, peer, TAG);
             }
         }
     }

@@ -1,7 +1,5 @@
 package io.stagecoach.benchmarks.omb;
 
-import java.util.Arrays;
-
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.rank.Communicator;
 
@@ -21,7 +19,6 @@ public final class Latency
     static final String PROGRAM = "latency";
     static final long LARGE_MESSAGE_BYTES = 8192;
     private static final int TAG = 1;
-    private static final long MAX_RECORDED_ITERATIONS = 50_000_000;
 
     private final BenchmarkRank rank;
     private final BenchmarkOptions options;
@@ -51,8 +48,7 @@ public final class Latency
     private void run()
     {
         report.title("Latency Test", options, rank.deviceDescription());
-        report.comment(JitWarmUp.describe(options.warmUpRoundTrips()));
-        JitWarmUp.run(rank, options.warmUpRoundTrips());
+        report.comment(JitWarmUp.describe(options.warmUpRoundTrips(), JitWarmUp.MESSAGE_ROUND));
         if (options.percentiles())
         {
             report.columns("Avg Latency(us)", "P50 Latency(us)", "P99 Latency(us)");
@@ -61,22 +57,32 @@ public final class Latency
         {
             report.columns("Avg Latency(us)");
         }
-        try (RankBuffer sendBuffer = rank.allocate(options.maxSizeBytes());
-            RankBuffer receiveBuffer = rank.allocate(options.maxSizeBytes()))
+        final long length = Math.max(options.maxSizeBytes(), JitWarmUp.LARGE_BYTES);
+        try (RankBuffer sendBuffer = rank.allocate(length); RankBuffer receiveBuffer = rank.allocate(length))
         {
+            JitWarmUp.run(rank, options.warmUpRoundTrips(), roundTrips ->
+            {
+                measure(JitWarmUp.SMALL_BYTES, roundTrips, 0, sendBuffer, receiveBuffer);
+                measure(JitWarmUp.LARGE_BYTES, Math.max(1, roundTrips / 100), 0, sendBuffer, receiveBuffer);
+            });
             for (long size = options.minSizeBytes(); size <= options.maxSizeBytes(); size <<= 1)
             {
                 report.progress(size + " bytes");
-                report.row(size, measure(size, sendBuffer, receiveBuffer));
+                report.row(size, measure(size,
+                    options.iterations(size, LARGE_MESSAGE_BYTES, 10_000, 1_000),
+                    options.skip(size, LARGE_MESSAGE_BYTES, 100, 10), sendBuffer, receiveBuffer));
             }
         }
     }
 
-    private double[] measure(final long size, final RankBuffer sendBuffer, final RankBuffer receiveBuffer)
+    /**
+     * The timed loop; the JIT warm-up runs it too, so that it is compiled before it is timed.
+     */
+    private double[] measure(
+        final long size, final long iterations, final long skip, final RankBuffer sendBuffer,
+        final RankBuffer receiveBuffer)
     {
-        final long iterations = options.iterations(size, LARGE_MESSAGE_BYTES, 10_000, 1_000);
-        final long skip = options.skip(size, LARGE_MESSAGE_BYTES, 100, 10);
-        final long[] roundTripsNs = options.percentiles() ? new long[checkedLength(iterations)] : null;
+        final RoundTrips roundTrips = RoundTrips.of(iterations, options.percentiles());
         sendBuffer.write(0, Pattern.of(size, rank.rank()));
         receiveBuffer.write(0, Pattern.zeros(size));
         final BufferRegion out = sendBuffer.region(0);
@@ -85,56 +91,40 @@ public final class Latency
         final int peer = rank.peer();
         rank.barrier();
         long startNs = 0;
-        long lastNs = 0;
         for (long i = 0; i < iterations + skip; i++)
         {
             if (i == skip)
             {
                 startNs = System.nanoTime();
-                lastNs = startNs;
+                roundTrips.start(startNs);
             }
-            if (rank.isRoot())
+            roundTrip(out, in, comm, peer, size);
+            if (i >= skip)
             {
-                out.send(comm, size, Datatype.BYTE, peer, TAG);
-                in.recv(comm, size, Datatype.BYTE, peer, TAG);
-            }
-            else
-            {
-                in.recv(comm, size, Datatype.BYTE, peer, TAG);
-                out.send(comm, size, Datatype.BYTE, peer, TAG);
-            }
-            if (roundTripsNs != null && i >= skip)
-            {
-                final long nowNs = System.nanoTime();
-                roundTripsNs[(int)(i - skip)] = nowNs - lastNs;
-                lastNs = nowNs;
+                roundTrips.ended();
             }
         }
         final long elapsedNs = System.nanoTime() - startNs;
         Pattern.check(receiveBuffer, size, peer, PROGRAM + " size " + size);
-        final double averageUs = elapsedNs / 1e3 / (2.0 * iterations);
-        if (roundTripsNs == null)
-        {
-            return new double[]{ averageUs };
-        }
-        Arrays.sort(roundTripsNs);
-        return new double[]{ averageUs, oneWayUs(roundTripsNs, 0.50), oneWayUs(roundTripsNs, 0.99) };
+        return roundTrips.oneWayUs(elapsedNs, iterations);
     }
 
-    private static double oneWayUs(final long[] sortedRoundTripsNs, final double quantile)
+    /**
+     * One iteration, a method of its own: compiled whole during the warm-up, and too big to be inlined again when the
+     * loop around it is compiled on the stack, so that compilation is short.
+     */
+    private void roundTrip(
+        final BufferRegion out, final BufferRegion in, final Communicator comm, final int peer, final long size)
     {
-        final int last = sortedRoundTripsNs.length - 1;
-        final int index = (int)Math.min(last, Math.floor(quantile * sortedRoundTripsNs.length));
-        return sortedRoundTripsNs[index] / 2e3;
-    }
-
-    private static int checkedLength(final long iterations)
-    {
-        if (iterations > MAX_RECORDED_ITERATIONS)
+        if (rank.isRoot())
         {
-            throw new IllegalArgumentException(BenchmarkOptions.PERCENTILES + " records every round trip: " +
-                "--iterations " + iterations + " exceeds " + MAX_RECORDED_ITERATIONS);
+            out.send(comm, size, Datatype.BYTE, peer, TAG);
+            in.recv(comm, size, Datatype.BYTE, peer, TAG);
         }
-        return (int)iterations;
+        else
+        {
+            in.recv(comm, size, Datatype.BYTE, peer, TAG);
+            out.send(comm, size, Datatype.BYTE, peer, TAG);
+        }
     }
 }
