@@ -37,6 +37,7 @@ final class Delivery
     private final Outbound outbound;
     private final HostBufferPool hostBuffers;
     private final UnsafeBuffer scratch;
+    private PeerArenas peerArenas;
 
     Delivery(
         final int rank,
@@ -191,7 +192,8 @@ final class Delivery
         final long signatureLength,
         final long signatureSizeBytes,
         final long sourcePid,
-        final long sourceAddress)
+        final long sourceAddress,
+        final boolean shared)
     {
         final RuntimeException mismatch =
             checkMatch(receive, peer.rank, tag, packedBytes, signatureHash, signatureLength, signatureSizeBytes);
@@ -218,7 +220,8 @@ final class Delivery
         }
         if (sourceAddress != 0 && peer.readable &&
             (receive.readTarget() != 0 || packedBytes <= HostBufferPool.MAX_BUFFER_BYTES) &&
-            readFromSender(receive, peer, sourcePid, sourceAddress, packedBytes))
+            (shared ? copyFromArena(receive, peer, sourcePid, sourceAddress, packedBytes) :
+                readFromSender(receive, peer, sourcePid, sourceAddress, packedBytes)))
         {
             outbound.sendAck(peer, senderTransferId);
             if (!receive.request.isDone())
@@ -230,6 +233,63 @@ final class Delivery
         receive.transferId = transfers.nextId();
         transfers.receives.put(receive.transferId, receive);
         outbound.sendCts(peer, senderTransferId, receive.transferId, packedBytes);
+    }
+
+    /**
+     * @param peerArenas the same-node peers' shared arenas, mapped as their messages name them.
+     */
+    void peerArenas(final PeerArenas peerArenas)
+    {
+        this.peerArenas = peerArenas;
+    }
+
+    /**
+     * Copies a same-node sender's packed bytes out of its shared arena into the receive buffer or its staging
+     * memory, or unpacks them from there when the receive type scatters them: one copy, no system call. An arena
+     * that cannot be mapped turns same-node transfers from that peer to CTS and DATA.
+     *
+     * @return true when the transfer is over: every byte arrived, or unpacking them failed the receive; false when
+     * the arena could not be mapped.
+     */
+    private boolean copyFromArena(
+        final ReceiveOperation receive, final Peer peer, final long pid, final long offset, final long packedBytes)
+    {
+        final long source;
+        try
+        {
+            if (peerArenas == null)
+            {
+                throw new IllegalStateException("shared arenas are closed");
+            }
+            source = peerArenas.address(peer.rank, pid, offset, packedBytes);
+        }
+        catch (final IllegalStateException ex)
+        {
+            peer.readable = false;
+            LOG.info("rank {}: {}; rank {}'s messages come through the log buffer", rank, ex.getMessage(), peer.rank);
+            return false;
+        }
+        try
+        {
+            final long target = receive.readTarget();
+            if (target != 0)
+            {
+                RawMemory.copy(source, target, packedBytes);
+            }
+            else
+            {
+                receive.write(source, 0, (int)packedBytes);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            completions.fail(receive.request, ex);
+            return true;
+        }
+        receive.receivedBytes = packedBytes;
+        peer.reads++;
+        peer.arenaCopies++;
+        return true;
     }
 
     /**
@@ -338,7 +398,7 @@ final class Delivery
         {
             startRendezvous(receive, peer, message.tag, message.senderTransferId, message.packedBytes,
                 message.signatureHash, message.signatureLength, message.signatureSizeBytes, message.sourcePid,
-                message.sourceAddress);
+                message.sourceAddress, message.sourceShared);
         }
     }
 

@@ -27,6 +27,7 @@ record EngineSettings(
     IdleMode idleMode,
     long awaitMaxParkNs,
     Consumer<Throwable> asyncErrorHandler,
-    boolean sameNodeReads)
+    boolean sameNodeReads,
+    long sharedArenaBytes)
 {
 }

@@ -22,6 +22,7 @@ final class HostBufferPool
 
     private final ArrayList<ArrayDeque<ByteBuffer>> free = new ArrayList<>(Integer.SIZE);
     private long retainedBytes;
+    private volatile SharedArena arena;
 
     HostBufferPool()
     {
@@ -54,6 +55,32 @@ final class HostBufferPool
         }
         final ByteBuffer taken = buffer;
         return new PackedHostBuffer(BufferUtil.address(taken), lengthBytes, () -> release(sizeClass, taken));
+    }
+
+    /**
+     * @param arena this rank's shared arena, from now on; null for none.
+     */
+    void arena(final SharedArena arena)
+    {
+        this.arena = arena;
+    }
+
+    /**
+     * @param lengthBytes at least 0.
+     * @return a buffer of at least that capacity in the shared arena; null where there is no arena or no room in it.
+     */
+    PackedHostBuffer acquireShared(final long lengthBytes)
+    {
+        final SharedArena shared = arena;
+        return shared != null ? shared.acquire(lengthBytes) : null;
+    }
+
+    /**
+     * @return the offset in the shared arena of an address of {@link #acquireShared}'s buffers.
+     */
+    long sharedOffset(final long address)
+    {
+        return arena.offsetOf(address);
     }
 
     synchronized long retainedBytes()

@@ -107,12 +107,14 @@ final class Outbound
     }
 
     /**
-     * Packs a scattered host message whole into a pooled buffer, so that a same-node receiver can read it in one
-     * range: one pack here and one read there, without the rendezvous round trip of CTS before DATA.
+     * Packs a scattered host message whole into the shared arena, where a same-node receiver unpacks it straight out
+     * of its mapping, or into a pooled buffer, which it reads in one range: one pack here and one copy there,
+     * without the rendezvous round trip of CTS before DATA.
      */
     private void packWhole(final SendOperation send)
     {
-        final PackedHostBuffer packed = hostBuffers.acquire(send.packedBytes);
+        final PackedHostBuffer shared = hostBuffers.acquireShared(send.packedBytes);
+        final PackedHostBuffer packed = shared != null ? shared : hostBuffers.acquire(send.packedBytes);
         try
         {
             send.compiled.pack(send.buffer.baseAddress(), send.count, 0, send.packedBytes, packed.address());
@@ -123,6 +125,7 @@ final class Outbound
             throw ex;
         }
         send.staged = packed;
+        send.sharedOffset = shared != null ? hostBuffers.sharedOffset(shared.address()) : 0;
     }
 
     /**

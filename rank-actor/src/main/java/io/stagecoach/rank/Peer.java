@@ -24,6 +24,7 @@ final class Peer
     long eagerSends;
     long rendezvousSends;
     long reads;
+    long arenaCopies;
     long nextSequence;
     long expectedSequence;
     long eagerCreditBytes;

@@ -49,7 +49,10 @@ final class ProgressEngine implements TransportListener, CommandSink
     private final Inbound inbound;
     private final ManyToOneConcurrentLinkedQueue<EngineCommand> commands = new ManyToOneConcurrentLinkedQueue<>();
     private final AtomicInteger activeWaiters = new AtomicInteger();
+    private final HostBufferPool hostBuffers;
     private AeronTransport transport;
+    private SharedArena arena;
+    private PeerArenas peerArenas;
     private volatile boolean closed;
 
     ProgressEngine(final int rank, final int size, final EngineSettings settings, final StagingRequests staging)
@@ -59,7 +62,7 @@ final class ProgressEngine implements TransportListener, CommandSink
         this.settings = settings;
         this.staging = staging;
         this.liveness = new PeerLiveness(rank, size, settings, queues, transfers, completions);
-        final HostBufferPool hostBuffers = new HostBufferPool();
+        this.hostBuffers = new HostBufferPool();
         this.outbound = new Outbound(rank, settings, staging, transfers, completions, liveness, hostBuffers);
         this.delivery = new Delivery(
             rank, settings, staging, queues, transfers, completions, liveness, outbound, hostBuffers);
@@ -90,6 +93,10 @@ final class ProgressEngine implements TransportListener, CommandSink
         if (settings.sameNodeReads() && unreadable != null)
         {
             LOG.info("rank {}: same-node messages go through the log buffers: {}", rank, unreadable);
+        }
+        if (readsFromSameNode)
+        {
+            openArenas(transport.aeronDirectoryName());
         }
         for (int i = 0; i < size; i++)
         {
@@ -257,7 +264,8 @@ final class ProgressEngine implements TransportListener, CommandSink
      *
      * @param peerRank a rank.
      * @return eager sends to it, rendezvous sends to it, unexpected messages held, unexpected payload bytes held,
-     * posted receives waiting, eager credit left towards it, messages from it read straight out of its memory.
+     * posted receives waiting, eager credit left towards it, messages from it read straight out of its memory, and of
+     * those the ones copied out of its shared arena.
      */
     long[] counters(final int peerRank)
     {
@@ -266,7 +274,7 @@ final class ProgressEngine implements TransportListener, CommandSink
         {
             final Peer peer = liveness.peer(peerRank);
             return new long[]{ peer.eagerSends, peer.rendezvousSends, queues.unexpectedCount(),
-                queues.unexpectedBytes(), queues.postedCount(), peer.eagerCreditBytes, peer.reads };
+                queues.unexpectedBytes(), queues.postedCount(), peer.eagerCreditBytes, peer.reads, peer.arenaCopies };
         }
         finally
         {
@@ -348,13 +356,52 @@ final class ProgressEngine implements TransportListener, CommandSink
     }
 
     /**
-     * Detaches the transport after {@link #close(long)}, so that no thread touches it while it closes.
+     * Detaches the transport after {@link #close(long)}, so that no thread touches it while it closes, and closes
+     * the shared arenas.
      */
     void detach()
     {
         lock.lockYielding();
-        transport = null;
-        lock.unlock();
+        try
+        {
+            transport = null;
+            hostBuffers.arena(null);
+            if (arena != null)
+            {
+                arena.close();
+            }
+            if (peerArenas != null)
+            {
+                peerArenas.close();
+                delivery.peerArenas(null);
+            }
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Maps peers' shared arenas as their messages name them, and creates this rank's where its length is not 0.
+     */
+    private void openArenas(final String directory)
+    {
+        if (settings.sharedArenaBytes() > 0)
+        {
+            try
+            {
+                arena = SharedArena.create(directory, rank, CrossMemory.pid(), settings.sharedArenaBytes());
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.info("rank {}: no shared arena in {} ({}); scattered messages to same-node peers are read " +
+                    "from this process instead", rank, directory, ex.toString());
+            }
+        }
+        hostBuffers.arena(arena);
+        peerArenas = new PeerArenas(directory, size);
+        delivery.peerArenas(peerArenas);
     }
 
     StagingRequests staging()

@@ -28,6 +28,8 @@ final class SendOperation implements EngineCommand
     long receiverTransferId;
     long sentBytes;
     boolean readableOffered;
+    /** Where {@link #staged} lies in this rank's shared arena, for a same-node receiver to map; 0 when not there. */
+    long sharedOffset;
     PackedHostBuffer staged;
 
     SendOperation(

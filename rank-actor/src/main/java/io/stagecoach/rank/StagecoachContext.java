@@ -45,6 +45,8 @@ public final class StagecoachContext
 {
     /** Default largest packed message sent eagerly. */
     public static final int DEFAULT_EAGER_THRESHOLD_BYTES = 16 * 1024;
+    /** Default length of a rank's shared send arena: 64 MiB. */
+    public static final long DEFAULT_SHARED_ARENA_BYTES = 64L * 1024 * 1024;
     /** Default eager bytes one rank may have outstanding at each peer. */
     public static final long DEFAULT_EAGER_WINDOW_BYTES = 256 * 1024;
 
@@ -72,6 +74,7 @@ public final class StagecoachContext
     private int udpPortBase = intSetting("stagecoach.udp.port.base", 40100);
     private int streamIdBase = intSetting("stagecoach.stream.base", -1);
     private boolean sameNodeReads = Boolean.parseBoolean(setting("stagecoach.same.node.reads", "true"));
+    private long sharedArenaBytes = longSetting("stagecoach.shared.arena.bytes", DEFAULT_SHARED_ARENA_BYTES);
     private DeviceRuntime deviceRuntime;
     private RendezvousClient rendezvousClient;
     private boolean useRendezvous = true;
@@ -117,6 +120,12 @@ public final class StagecoachContext
                 EnvelopeFlyweight.HEADER_LENGTH + "-byte envelope + payload) must fit the largest Aeron message " +
                 "of a " + termLengthBytes + "-byte term (an eighth of it); raise stagecoach.ipc.term.length and " +
                 "stagecoach.udp.term.length or lower the threshold");
+        }
+        if (sharedArenaBytes != 0 && (sharedArenaBytes <= SharedArena.FIRST_OFFSET ||
+            sharedArenaBytes > Integer.MAX_VALUE))
+        {
+            throw new IllegalArgumentException("shared arena of " + sharedArenaBytes + " bytes is outside (" +
+                SharedArena.FIRST_OFFSET + ", " + Integer.MAX_VALUE + "]; 0 turns it off");
         }
         final long smallestWindow = WireSender.eagerLength(eagerThresholdBytes);
         if (eagerWindowBytes < smallestWindow)
@@ -489,6 +498,28 @@ public final class StagecoachContext
     }
 
     /**
+     * @return the length of this rank's shared send arena in bytes; 0 for none.
+     */
+    public long sharedArenaBytes()
+    {
+        return sharedArenaBytes;
+    }
+
+    /**
+     * @param bytes length of the shared send arena, a file in the node's media driver directory that same-node peers
+     *              map (default {@link #DEFAULT_SHARED_ARENA_BYTES}, pages used only as buffers are first written): a
+     *              scattered message is packed whole into it and the receiver unpacks it from its own mapping, one
+     *              copy on each side and no system call; 0 turns it off, and such messages are read with
+     *              {@code process_vm_readv} instead. Needs {@link #sameNodeReads()}.
+     * @return this.
+     */
+    public StagecoachContext sharedArenaBytes(final long bytes)
+    {
+        this.sharedArenaBytes = bytes;
+        return this;
+    }
+
+    /**
      * @return whether large messages between ranks of one node are read straight out of the sender's memory.
      */
     public boolean sameNodeReads()
@@ -521,7 +552,8 @@ public final class StagecoachContext
             idleMode,
             awaitMaxParkNs,
             asyncErrorHandler != null ? asyncErrorHandler : ProgressEngine.loggingErrorHandler(rank),
-            sameNodeReads);
+            sameNodeReads,
+            sharedArenaBytes);
     }
 
     AeronTransportContext transportContext(final List<PeerAddress> addresses, final String directoryName)

@@ -24,6 +24,7 @@ final class UnexpectedMessage
 
     long sourcePid;
     long sourceAddress;
+    boolean sourceShared;
     UnexpectedMessage previous;
     UnexpectedMessage next;
 

@@ -9,6 +9,8 @@ import io.stagecoach.protocol.host.CrossMemory;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -17,13 +19,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Large messages between ranks of one node read straight out of the sender's memory: contiguous on both sides,
  * matched at once or from the unexpected queue, synchronous, scattered on either side (packed whole into pooled
- * buffers); the fallback through CTS and DATA where reads are turned off. The counter of reads tells which path a message took.
+ * buffers, or into the sender's shared arena, which the receiver maps); the fallback through CTS and DATA where reads
+ * are turned off. The counters of reads and arena copies tell which path a message took.
  */
 class SameNodeReadTest
 {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static final int THRESHOLD = 4096;
     private static final int READS = 6;
+    private static final int ARENA_COPIES = 7;
 
     @TempDir
     Path directory;
@@ -95,10 +99,17 @@ class SameNodeReadTest
         }
     }
 
-    @Test
-    void shouldReadScatteredSendsAndReceivesThroughPooledPackingBuffers()
+    private static long arenaCopies(final LocalJob job, final int receiver, final int sender)
     {
-        try (LocalJob job = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD)))
+        return job.rank(receiver).engine().counters(sender)[ARENA_COPIES];
+    }
+
+    @ParameterizedTest(name = "shared arena of {0} bytes")
+    @ValueSource(longs = { StagecoachContext.DEFAULT_SHARED_ARENA_BYTES, 0 })
+    void shouldMoveScatteredSendsAndReceivesThroughTheArenaOrPooledPackingBuffers(final long arenaBytes)
+    {
+        try (LocalJob job = LocalJob.start(directory, 2,
+            context -> context.eagerThresholdBytes(THRESHOLD).sharedArenaBytes(arenaBytes)))
         {
             final int doubles = 50_000;
             final Datatype everyOther = Datatype.vector(doubles, 1, 2, Datatype.DOUBLE).commit();
@@ -119,14 +130,21 @@ class SameNodeReadTest
             returned.await(TIMEOUT);
             assertEquals(out, back);
             assertEquals(1, reads(job, 0, 1));
+            assertEquals(arenaBytes > 0 ? 1 : 0, arenaCopies(job, 0, 1), "a scattered send packed into the arena");
+            assertEquals(0, arenaCopies(job, 1, 0), "a contiguous send is read where it lies");
 
             for (int round = 0; round < 3; round++)
             {
                 final Request again = job.rank(1).irecv(in, 1, everyOther, 0, 7);
                 job.rank(0).send(out, doubles, Datatype.DOUBLE, 1, 7);
                 again.await(TIMEOUT);
+                final Request scatteredBack = job.rank(0).irecv(back, doubles, Datatype.DOUBLE, 1, 8);
+                job.rank(1).send(in, 1, everyOther, 0, 8);
+                scatteredBack.await(TIMEOUT);
+                assertEquals(out, back);
             }
             assertEquals(4, reads(job, 1, 0));
+            assertEquals(arenaBytes > 0 ? 4 : 0, arenaCopies(job, 0, 1), "arena buffers reused, round after round");
         }
     }
 

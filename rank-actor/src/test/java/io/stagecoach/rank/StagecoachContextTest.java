@@ -39,6 +39,19 @@ class StagecoachContextTest
     }
 
     @Test
+    void shouldRejectASharedArenaLengthOutsideItsLimitsAndAcceptZeroForNone()
+    {
+        final IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+            () -> context().sharedArenaBytes(1000).conclude());
+        assertTrue(error.getMessage().contains("shared arena of 1000 bytes") &&
+            error.getMessage().contains("(" + SharedArena.FIRST_OFFSET + ", " + Integer.MAX_VALUE + "]"),
+            error.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> context().sharedArenaBytes(1L << 32).conclude());
+        assertEquals(0, context().sharedArenaBytes(0).conclude().engineSettings().sharedArenaBytes());
+        assertEquals(StagecoachContext.DEFAULT_SHARED_ARENA_BYTES, context().conclude().sharedArenaBytes());
+    }
+
+    @Test
     void shouldTakeTheSmallerTermOfBothTransportsForTheEagerLimit()
     {
         final int limit = 4 * MIB / 8 - EnvelopeFlyweight.HEADER_LENGTH;

@@ -16,7 +16,8 @@ import org.agrona.MutableDirectBuffer;
  *   64 signature size bytes (long)
  *   72 payload (EAGER only)        packed bytes [0, packed bytes)
  *   72 source pid (long)           RTS with {@link #FLAG_READABLE} only: the sender's process on this node
- *   80 source address (long)       ... and where its packed bytes lie there, contiguous, until it is told ACK
+ *   80 source address (long)       ... and where its packed bytes lie there, contiguous, until it is told ACK;
+ *                                  with {@link #FLAG_SHARED}, their offset in the sender's shared arena
  * </pre>
  */
 public final class EnvelopeFlyweight extends MessageHeaderFlyweight
@@ -32,6 +33,11 @@ public final class EnvelopeFlyweight extends MessageHeaderFlyweight
      * {@link #sourceAddress()} and the receiver may read them itself, then answer ACK instead of CTS.
      */
     public static final int FLAG_READABLE = 0x2;
+    /**
+     * Flag of a {@link #FLAG_READABLE} RTS whose packed bytes lie in the sender's shared arena, a file of the node's
+     * shared-memory directory that the receiver maps: {@link #sourceAddress()} is their offset there.
+     */
+    public static final int FLAG_SHARED = 0x4;
     /** Length of a {@link #FLAG_READABLE} RTS. */
     public static final int READABLE_LENGTH = 88;
 

@@ -92,8 +92,15 @@ public final class WireDump
             .append(',').append(envelope.signature(2)).append(']');
         if (envelope.type() == MessageType.RTS && (envelope.flags() & EnvelopeFlyweight.FLAG_READABLE) != 0)
         {
-            text.append(" readable pid=").append(envelope.sourcePid())
-                .append(" at=0x").append(Long.toHexString(envelope.sourceAddress()));
+            text.append(" readable pid=").append(envelope.sourcePid());
+            if ((envelope.flags() & EnvelopeFlyweight.FLAG_SHARED) != 0)
+            {
+                text.append(" arena offset=").append(envelope.sourceAddress());
+            }
+            else
+            {
+                text.append(" at=0x").append(Long.toHexString(envelope.sourceAddress()));
+            }
         }
     }
 }

@@ -116,6 +116,14 @@ public final class AeronTransport implements AutoCloseable
     }
 
     /**
+     * @return the directory of the node's media driver, shared by the ranks of this node.
+     */
+    public String aeronDirectoryName()
+    {
+        return aeron.context().aeronDirectoryName();
+    }
+
+    /**
      * @param rank a peer.
      * @return the exclusive publication to that peer's inbox.
      */

@@ -1,0 +1,140 @@
+package io.stagecoach.rank;
+
+import java.io.File;
+import java.nio.MappedByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+
+import io.stagecoach.pipeline.PackedHostBuffer;
+import org.agrona.BufferUtil;
+import org.agrona.IoUtil;
+
+/**
+ * This rank's shared send arena: a file in the node's shared-memory directory that ranks of the node map, into
+ * which a scattered message is packed whole so that a same-node receiver unpacks it straight out of the mapping
+ * (one copy on each side, no system call), where reading another process's memory costs a system call and its
+ * page walks. Buffers come in power-of-two size classes from {@link HostBufferPool#MIN_CLASS_BYTES}, carved from the
+ * arena once and reused after release; an arena that is full hands out nothing, and the message takes the other
+ * path. Offsets start after a first page, so that 0 is never one. Thread-safe.
+ */
+final class SharedArena implements AutoCloseable
+{
+    /** Offset of the first buffer. */
+    static final int FIRST_OFFSET = 4096;
+
+    private final File file;
+    private final MappedByteBuffer mapping;
+    private final long baseAddress;
+    private final long lengthBytes;
+    private final ArrayList<ArrayDeque<Long>> free = new ArrayList<>(Integer.SIZE);
+    private long nextOffset = FIRST_OFFSET;
+    private boolean closed;
+
+    private SharedArena(final File file, final MappedByteBuffer mapping, final long lengthBytes)
+    {
+        this.file = file;
+        this.mapping = mapping;
+        this.baseAddress = BufferUtil.address(mapping);
+        this.lengthBytes = lengthBytes;
+        for (int i = 0; i < Integer.SIZE; i++)
+        {
+            free.add(new ArrayDeque<>());
+        }
+    }
+
+    /**
+     * @param directory   the node's shared-memory directory (the media driver's).
+     * @param rank        this rank.
+     * @param pid         this process.
+     * @param lengthBytes the arena's length, more than {@link #FIRST_OFFSET} and at most {@link Integer#MAX_VALUE}.
+     * @return the arena, its file created (sparse: pages are used as buffers are first written).
+     */
+    static SharedArena create(final String directory, final int rank, final long pid, final long lengthBytes)
+    {
+        if (lengthBytes <= FIRST_OFFSET || lengthBytes > Integer.MAX_VALUE)
+        {
+            throw new IllegalArgumentException("shared arena of " + lengthBytes + " bytes is outside (" +
+                FIRST_OFFSET + ", " + Integer.MAX_VALUE + "]");
+        }
+        final File file = file(directory, rank, pid);
+        return new SharedArena(file, IoUtil.mapNewFile(file, lengthBytes, false), lengthBytes);
+    }
+
+    /**
+     * @return the arena file of a rank's process in a node's directory.
+     */
+    static File file(final String directory, final int rank, final long pid)
+    {
+        return new File(directory, "stagecoach-arena-" + rank + "-" + pid + ".shm");
+    }
+
+    /**
+     * @param bytes at least 0.
+     * @return a buffer of at least that capacity in the arena, released back to it; null when the arena has no room
+     * (or is closed).
+     */
+    synchronized PackedHostBuffer acquire(final long bytes)
+    {
+        if (closed || bytes > lengthBytes - FIRST_OFFSET)
+        {
+            return null;
+        }
+        final int sizeClass = sizeClass(bytes);
+        Long offset = free.get(sizeClass).pollFirst();
+        if (offset == null)
+        {
+            final long classBytes = 1L << sizeClass;
+            if (nextOffset + classBytes > lengthBytes)
+            {
+                return null;
+            }
+            offset = nextOffset;
+            nextOffset += classBytes;
+        }
+        final long taken = offset;
+        return new PackedHostBuffer(baseAddress + taken, bytes, () -> release(sizeClass, taken));
+    }
+
+    /**
+     * @return the offset in the arena of an address in it, or -1 when the address lies outside.
+     */
+    long offsetOf(final long address)
+    {
+        final long offset = address - baseAddress;
+        return offset >= FIRST_OFFSET && offset < lengthBytes ? offset : -1;
+    }
+
+    long lengthBytes()
+    {
+        return lengthBytes;
+    }
+
+    private synchronized void release(final int sizeClass, final long offset)
+    {
+        free.get(sizeClass).addFirst(offset);
+    }
+
+    private static int sizeClass(final long bytes)
+    {
+        final long classBytes = Math.max(HostBufferPool.MIN_CLASS_BYTES, bytes);
+        return 64 - Long.numberOfLeadingZeros(classBytes - 1);
+    }
+
+    /**
+     * Deletes the file; the mapping stays until collected, since a receiver of this process may not be done with
+     * it, and peers keep theirs until they close.
+     */
+    public synchronized void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            IoUtil.deleteIfExists(file);
+        }
+    }
+
+    public String toString()
+    {
+        return "SharedArena{" + file + ", " + lengthBytes + " bytes, " + mapping.capacity() + " mapped}";
+    }
+}
