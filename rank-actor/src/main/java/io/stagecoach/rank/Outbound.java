@@ -3,6 +3,7 @@ package io.stagecoach.rank;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.protocol.wire.MessageType;
+import org.agrona.UnsafeApi;
 
 import static io.stagecoach.rank.EngineErrors.goneError;
 
@@ -14,6 +15,9 @@ import static io.stagecoach.rank.EngineErrors.goneError;
  */
 final class Outbound
 {
+    /** Packed bytes per step of a send packed into the shared arena while its receiver unpacks. */
+    static final long PACK_CHUNK_BYTES = 16 * 1024;
+
     private final int rank;
     private final EngineSettings settings;
     private final StagingRequests staging;
@@ -84,6 +88,15 @@ final class Outbound
             }
         }
         send.transferId = transfers.nextId();
+        emitOrQueue(peer, send);
+        if (send.packPending)
+        {
+            packInChunks(send);
+        }
+    }
+
+    private void emitOrQueue(final Peer peer, final SendOperation send)
+    {
         if (peer.pending.isEmpty() && send.state == SendOperation.READY)
         {
             final int result = emit(peer, send);
@@ -113,8 +126,17 @@ final class Outbound
      */
     private void packWhole(final SendOperation send)
     {
-        final PackedHostBuffer shared = hostBuffers.acquireShared(send.packedBytes);
-        final PackedHostBuffer packed = shared != null ? shared : hostBuffers.acquire(send.packedBytes);
+        final PackedHostBuffer shared = hostBuffers.acquireShared(send.packedBytes + SharedArena.PROGRESS_BYTES);
+        if (shared != null)
+        {
+            final long packedAddress = shared.address() + SharedArena.PROGRESS_BYTES;
+            UnsafeApi.putLongVolatile(null, shared.address(), 0);
+            send.staged = new PackedHostBuffer(packedAddress, send.packedBytes, shared::release);
+            send.sharedOffset = hostBuffers.sharedOffset(packedAddress);
+            send.packPending = true;
+            return;
+        }
+        final PackedHostBuffer packed = hostBuffers.acquire(send.packedBytes);
         try
         {
             send.compiled.pack(send.buffer.baseAddress(), send.count, 0, send.packedBytes, packed.address());
@@ -125,7 +147,30 @@ final class Outbound
             throw ex;
         }
         send.staged = packed;
-        send.sharedOffset = shared != null ? hostBuffers.sharedOffset(shared.address()) : 0;
+    }
+
+    /**
+     * Packs a send into its arena buffer after its RTS went out, {@link #PACK_CHUNK_BYTES} at a time, counting the
+     * bytes packed in the buffer's first long: the receiver unpacks each chunk while this packs the next.
+     */
+    private void packInChunks(final SendOperation send)
+    {
+        send.packPending = false;
+        final long packedAddress = send.staged.address();
+        final long progressAddress = packedAddress - SharedArena.PROGRESS_BYTES;
+        try
+        {
+            for (long offset = 0; offset < send.packedBytes; offset += PACK_CHUNK_BYTES)
+            {
+                final long lengthBytes = Math.min(PACK_CHUNK_BYTES, send.packedBytes - offset);
+                send.compiled.pack(send.buffer.baseAddress(), send.count, offset, lengthBytes, packedAddress + offset);
+                UnsafeApi.putLongRelease(null, progressAddress, offset + lengthBytes);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            completions.fail(send.request, ex);
+        }
     }
 
     /**

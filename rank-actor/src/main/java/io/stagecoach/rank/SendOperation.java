@@ -30,6 +30,8 @@ final class SendOperation implements EngineCommand
     boolean readableOffered;
     /** Where {@link #staged} lies in this rank's shared arena, for a same-node receiver to map; 0 when not there. */
     long sharedOffset;
+    /** Packed into the shared arena after its RTS went out, while the receiver unpacks. */
+    boolean packPending;
     PackedHostBuffer staged;
 
     SendOperation(

@@ -21,6 +21,11 @@ final class SharedArena implements AutoCloseable
 {
     /** Offset of the first buffer. */
     static final int FIRST_OFFSET = 4096;
+    /**
+     * Bytes before a message's packed bytes in its buffer: the first long counts the bytes packed so far, so that the
+     * receiver unpacks what is there while the sender packs the rest.
+     */
+    static final int PROGRESS_BYTES = 64;
 
     private final File file;
     private final MappedByteBuffer mapping;
