@@ -21,11 +21,15 @@ final class AwaitIdler
      */
     static final long YIELD_EVERY_NS = 20_000;
     private static final long MIN_PARK_NS = 1_000;
+    /** While spinning, the clock is read on one idle call in this many (mask + 1): it costs as much as a poll. */
+    private static final int CLOCK_EVERY_MASK = 7;
 
     private final IdleMode mode;
     private final long maxParkNs;
     private long idleSinceNs;
     private long lastYieldNs;
+    private boolean spinning;
+    private int spins;
     private boolean idle;
     private long parkNs = MIN_PARK_NS;
 
@@ -43,7 +47,7 @@ final class AwaitIdler
             parkNs = MIN_PARK_NS;
             return;
         }
-        if (mode == IdleMode.SPIN)
+        if (mode == IdleMode.SPIN || idle && (++spins & CLOCK_EVERY_MASK) != 0 && spinning)
         {
             Thread.onSpinWait();
             return;
@@ -56,7 +60,8 @@ final class AwaitIdler
             lastYieldNs = nowNs;
         }
         final long idleNs = nowNs - idleSinceNs;
-        if (idleNs < SPIN_NS)
+        spinning = idleNs < SPIN_NS;
+        if (spinning)
         {
             if (nowNs - lastYieldNs >= YIELD_EVERY_NS)
             {

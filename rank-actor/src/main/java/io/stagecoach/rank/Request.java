@@ -74,7 +74,16 @@ public final class Request extends CompletionStageAdapter<Status>
      */
     public Status await()
     {
-        return await(Duration.ofNanos(Long.MAX_VALUE));
+        Status result = status;
+        if (result == null)
+        {
+            result = awaitSlowly(Long.MAX_VALUE);
+        }
+        if (result.error() != null)
+        {
+            throw rethrowable(result.error());
+        }
+        return result;
     }
 
     /**
