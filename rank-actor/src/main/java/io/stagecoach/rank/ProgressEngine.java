@@ -206,6 +206,40 @@ final class ProgressEngine implements TransportListener, CommandSink
     }
 
     /**
+     * Runs duty cycles for a thread waiting on a request under one hold of the lock, until the request completes or
+     * {@code maxIdleCycles} cycles in a row found no work: taking and releasing the lock costs as much as an idle
+     * cycle. Other threads meanwhile queue their commands, which these cycles run.
+     *
+     * @param request       the request waited on.
+     * @param maxIdleCycles idle cycles before the lock is released, at least 1.
+     * @return work done, 0 when another thread holds the lock.
+     */
+    int progressWhileWaiting(final Request request, final int maxIdleCycles)
+    {
+        if (!lock.tryLock())
+        {
+            return 0;
+        }
+        int workCount = 0;
+        try
+        {
+            int idleCycles = 0;
+            while (request.status() == null && idleCycles < maxIdleCycles)
+            {
+                final int work = doWork((++dutyCycles & CLOCK_EVERY_MASK) == 0 ? (clockNs = System.nanoTime()) :
+                    clockNs);
+                workCount += work;
+                idleCycles = work > 0 ? 0 : idleCycles + 1;
+            }
+        }
+        finally
+        {
+            lock.unlock();
+        }
+        return workCount;
+    }
+
+    /**
      * Runs one duty cycle for the rank's progress thread, unless a thread waiting on a request is running them
      * already: two threads taking turns would bounce the engine's state between their cores on every message.
      *

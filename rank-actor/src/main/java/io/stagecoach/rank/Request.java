@@ -26,6 +26,8 @@ public final class Request extends CompletionStageAdapter<Status>
 {
     private static final long MAX_TIMEOUT_NS = 1L << 61;
     private static final int DEADLINE_CHECK_MASK = 63;
+    /** Idle duty cycles a waiter runs under one hold of the engine's lock (a few microseconds). */
+    private static final int HELD_IDLE_CYCLES = 32;
     private static final VarHandle FUTURE;
 
     static
@@ -370,7 +372,7 @@ public final class Request extends CompletionStageAdapter<Status>
         int cycles = 0;
         while ((result = status) == null)
         {
-            final int work = engine.progress();
+            final int work = engine.progressWhileWaiting(this, HELD_IDLE_CYCLES);
             if ((result = status) != null)
             {
                 break;
