@@ -8,7 +8,6 @@ import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.protocol.wire.MessageType;
 import org.agrona.DirectBuffer;
-import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -272,7 +271,7 @@ final class Delivery
         }
         try
         {
-            copyAsPacked(receive, peer, source, packedBytes);
+            ArenaChunks.follow(receive::write, peer.rank, source, packedBytes, settings.livenessTimeoutNs());
         }
         catch (final RuntimeException ex)
         {
@@ -283,55 +282,6 @@ final class Delivery
         peer.reads++;
         peer.arenaCopies++;
         return true;
-    }
-
-    /**
-     * Copies or unpacks the bytes the sender has packed so far, then those it packs next, until all arrived: the
-     * sender counts them in the long before the bytes. Waiting, it yields the core every
-     * {@link AwaitIdler#YIELD_EVERY_NS} (the sender may share it); a sender that stops packing for the liveness
-     * timeout fails the receive.
-     */
-    private void copyAsPacked(
-        final ReceiveOperation receive, final Peer peer, final long source, final long packedBytes)
-    {
-        final long progressAddress = source - SharedArena.PROGRESS_BYTES;
-        long done = 0;
-        long stalledSinceNs = 0;
-        long yieldedNs = 0;
-        while (done < packedBytes)
-        {
-            final long ready = Math.min(UnsafeApi.getLongVolatile(null, progressAddress), packedBytes);
-            if (ready > done)
-            {
-                receive.write(source + done, done, (int)(ready - done));
-                done = ready;
-                stalledSinceNs = 0;
-            }
-            else
-            {
-                final long nowNs = System.nanoTime();
-                if (stalledSinceNs == 0)
-                {
-                    stalledSinceNs = nowNs;
-                    yieldedNs = nowNs;
-                }
-                else if (nowNs - stalledSinceNs > settings.livenessTimeoutNs())
-                {
-                    throw new IllegalStateException("rank " + peer.rank + " stopped packing a message of " +
-                        packedBytes + " bytes into its shared arena at " + done + " bytes for " +
-                        (nowNs - stalledSinceNs) / 1_000_000 + " ms");
-                }
-                if (nowNs - yieldedNs >= AwaitIdler.YIELD_EVERY_NS)
-                {
-                    yieldedNs = nowNs;
-                    Thread.yield();
-                }
-                else
-                {
-                    Thread.onSpinWait();
-                }
-            }
-        }
     }
 
     /**
