@@ -48,7 +48,8 @@ struct PackArgs
     FastDiv divN2;              // 120
     unsigned long long signal;  // 128: device address of the completion word, 0 for none; bit 0 set: fence system-wide
     unsigned long long blocksDone; // 136: device address of 16 bytes: block counter (u32 at 0), count (u64 at 8)
-};                              // 144 bytes
+    long long ilp;              // 144: nd: units per thread, 1 to SC_ILP (1 spreads a small range over more blocks)
+};                              // 152 bytes
 
 template <int UNIT> struct UnitType;
 template <> struct UnitType<1> { typedef unsigned char T; };
@@ -141,14 +142,15 @@ __device__ __forceinline__ void ndMove(const PackArgs& a)
     typedef typename UnitType<UNIT>::T T;
     char* const typed = (char*)a.typed;
     T* const packed = (T*)a.packed;
-    const long long base = (long long)blockIdx.x * (SC_THREADS * SC_ILP) + threadIdx.x;
+    const int ilp = (int)a.ilp;
+    const long long base = (long long)blockIdx.x * (SC_THREADS * ilp) + threadIdx.x;
     long long offsets[SC_ILP];
     T values[SC_ILP];
 #pragma unroll
     for (int k = 0; k < SC_ILP; k++)
     {
         const long long t = base + k * SC_THREADS;
-        if (t < a.units)
+        if (k < ilp && t < a.units)
         {
             offsets[k] = WIDE ? ndOffsetWide<UNIT, DIMS>(a, (unsigned long long)(a.first + t))
                               : ndOffsetNarrow<UNIT, DIMS>(a, (unsigned int)(a.first + t));
@@ -158,7 +160,7 @@ __device__ __forceinline__ void ndMove(const PackArgs& a)
     for (int k = 0; k < SC_ILP; k++)
     {
         const long long t = base + k * SC_THREADS;
-        if (t < a.units)
+        if (k < ilp && t < a.units)
         {
             values[k] = PACK ? *(const T*)(typed + offsets[k]) : packed[t];
         }
@@ -167,7 +169,7 @@ __device__ __forceinline__ void ndMove(const PackArgs& a)
     for (int k = 0; k < SC_ILP; k++)
     {
         const long long t = base + k * SC_THREADS;
-        if (t < a.units)
+        if (k < ilp && t < a.units)
         {
             if (PACK)
             {

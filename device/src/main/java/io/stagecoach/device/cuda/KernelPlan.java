@@ -16,7 +16,12 @@ final class KernelPlan
 {
     static final int THREADS = 256;
     static final int ILP = 4;
-    static final int ARGUMENT_BYTES = 144;
+    static final int ARGUMENT_BYTES = 152;
+    /**
+     * Blocks below which an nd range moves one unit per thread instead of {@link #ILP}: a halo face of 16-64 Ki
+     * units then spreads over 64-256 blocks, most of the H200's 132 multiprocessors, instead of 16-64.
+     */
+    static final long SPREAD_BLOCKS = 128;
     static final int MAX_UNIT = 16;
     private static final long NARROW_LIMIT = 1L << 32;
 
@@ -26,6 +31,8 @@ final class KernelPlan
     final int unit;
     final String kernel;
     final long blocks;
+    /** Units per thread of an nd kernel: {@link #ILP}, or 1 for a range of fewer than {@link #SPREAD_BLOCKS} blocks. */
+    final long ilp;
     final long typed;
     final long packed;
     final long code;
@@ -64,7 +71,9 @@ final class KernelPlan
         n2 = b.n2;
         signal = b.signal;
         blocksDone = b.blocksDone;
-        final long perBlock = tree ? THREADS : (long)THREADS * ILP;
+        final long blocksAtIlp = (units + (long)THREADS * ILP - 1) / ((long)THREADS * ILP);
+        ilp = tree || blocksAtIlp < SPREAD_BLOCKS ? 1 : ILP;
+        final long perBlock = (long)THREADS * ilp;
         blocks = (units + perBlock - 1) / perBlock;
         if (blocks > Integer.MAX_VALUE)
         {
@@ -182,12 +191,14 @@ final class KernelPlan
         putDivisor(buffer, 120, n2);
         buffer.putLong(128, signal);
         buffer.putLong(136, blocksDone);
+        buffer.putLong(144, ilp);
     }
 
     @Override
     public String toString()
     {
-        return kernel + "<<<" + blocks + ", " + THREADS + ">>>(units=" + units + ", first=" + first + ", run=" + run +
+        return kernel + "<<<" + blocks + ", " + THREADS + ">>>(units=" + units + ", ilp=" + ilp + ", first=" + first +
+            ", run=" + run +
             ", n1=" + n1 + ", n2=" + n2 + ", strides=" + stride1 + "/" + stride2 + "/" + stride3 + ")";
     }
 

@@ -110,7 +110,24 @@ class KernelPlanTest
         signalled.writeArguments(arguments);
         assertEquals(0x7000, arguments.getLong(128));
         assertEquals(0x9000, arguments.getLong(136));
-        assertEquals(KernelPlan.ARGUMENT_BYTES, 144);
+        assertEquals(signalled.ilp, arguments.getLong(144));
+        assertEquals(KernelPlan.ARGUMENT_BYTES, 152);
+    }
+
+    @Test
+    void shouldSpreadASmallRangeOverMoreBlocksWithOneUnitPerThread()
+    {
+        final TypeShape column = new TypeShape(Datatype.vector(1 << 20, 1, 64, Datatype.FLOAT).commit().compiled());
+        final long smallUnits = 64L * 1024;
+        final KernelPlan small = KernelPlan.of(column, true, 1 << 20, 1, 0, smallUnits * 4, 8192, 0, 0, 0);
+        assertEquals(smallUnits, small.units);
+        assertEquals(1, small.ilp, small.toString());
+        assertEquals(smallUnits / KernelPlan.THREADS, small.blocks, small.toString());
+
+        final long largeUnits = KernelPlan.SPREAD_BLOCKS * KernelPlan.THREADS * KernelPlan.ILP;
+        final KernelPlan large = KernelPlan.of(column, true, 1 << 20, 1, 0, largeUnits * 4, 8192, 0, 0, 0);
+        assertEquals(KernelPlan.ILP, large.ilp, large.toString());
+        assertEquals(KernelPlan.SPREAD_BLOCKS, large.blocks, large.toString());
     }
 
     @Test
