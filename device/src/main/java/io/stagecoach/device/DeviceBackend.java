@@ -104,6 +104,13 @@ public interface DeviceBackend extends AutoCloseable
     BackendPacker createPacker(int device, CompiledType type);
 
     /**
+     * @param device the moves run on.
+     * @param moves  checked moves of packers of that device, at least one.
+     * @return the batch, launched as one.
+     */
+    BackendBatch createBatch(int device, BackendBatch.Move[] moves);
+
+    /**
      * @param device          the allocation belongs to.
      * @param allocationStart start address of a device allocation.
      * @return an opaque handle of {@link IpcHandle#OPAQUE_BYTES} bytes another process on this node can open.

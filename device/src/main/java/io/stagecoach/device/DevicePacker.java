@@ -204,6 +204,25 @@ public final class DevicePacker
             typed.toDeviceAddress(dstAddress));
     }
 
+    /**
+     * A job of a {@link PackBatch}, checked as {@link #pack} and {@link #unpack} check their arguments, with device
+     * addresses.
+     */
+    BackendBatch.Move move(final PackJob job, final String label)
+    {
+        checkRange(job.count(), job.packedOffset(), job.lengthBytes());
+        if (job.lengthBytes() == 0)
+        {
+            throw new IllegalArgumentException(label + " of a pack batch moves 0 bytes");
+        }
+        final MemoryRegion typed = typedRegion(job.typedAddress(), job.count(),
+            label + (job.pack() ? " pack source" : " unpack destination"));
+        final MemoryRegion packed = runtime.accessibleRegion(job.packedAddress(), job.lengthBytes(), device,
+            label + (job.pack() ? " pack destination" : " unpack source"));
+        return new BackendBatch.Move(backend, job.pack(), typed.toDeviceAddress(job.typedAddress()), job.count(),
+            job.packedOffset(), job.lengthBytes(), packed.toDeviceAddress(job.packedAddress()));
+    }
+
     void close()
     {
         backend.close();

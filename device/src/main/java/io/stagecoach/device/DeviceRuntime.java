@@ -35,6 +35,7 @@ public final class DeviceRuntime implements AutoCloseable
     private final ConcurrentHashMap<CompiledType, DevicePacker[]> packers = new ConcurrentHashMap<>();
     private final Set<DeviceStream> streams = ConcurrentHashMap.newKeySet();
     private final Set<DeviceEvent> events = ConcurrentHashMap.newKeySet();
+    private final Set<PackBatch> batches = ConcurrentHashMap.newKeySet();
     private final IpcCache ipcCache;
     private final CompletionAgent completionAgent;
     private final AgentRunner completionRunner;
@@ -325,6 +326,26 @@ public final class DeviceRuntime implements AutoCloseable
     }
 
     /**
+     * Packs and unpacks fixed once and launched together, as often as needed, with one launch and one completion.
+     *
+     * @param device the jobs run on.
+     * @param jobs   at least one, each with a packer of that device and buffers it can reach.
+     * @return the batch; closed with this runtime at the latest.
+     * @throws IllegalArgumentException naming the job and the problem: no jobs, a packer of another device, a
+     *                                  negative or empty range, a buffer outside every allocation.
+     */
+    public PackBatch packBatch(final int device, final PackJob... jobs)
+    {
+        ensureOpen();
+        checkDevice(device);
+        final BackendBatch.Move[] moves = PackBatch.moves(device, List.of(jobs));
+        final PackBatch batch =
+            new PackBatch(device, moves.length, backend.createBatch(device, moves), batches::remove);
+        batches.add(batch);
+        return batch;
+    }
+
+    /**
      * Export a range of device memory allocated by this runtime for another process on this node.
      *
      * @param address     start of the range.
@@ -459,6 +480,8 @@ public final class DeviceRuntime implements AutoCloseable
         {
             completionAgent.onClose();
         }
+        new ArrayList<>(batches).forEach(PackBatch::close);
+        batches.clear();
         packers.values().forEach(perDevice ->
         {
             for (final DevicePacker packer : perDevice)

@@ -439,6 +439,133 @@ public abstract class DeviceContractTest
     }
 
     @Test
+    public void shouldPackAndUnpackABatchOfFacesAsEachAloneInOneLaunch()
+    {
+        final RandomTypes random = new RandomTypes(RandomTypes.seed("batch"));
+        final int n = 48;
+        final List<CompiledType> types = new ArrayList<>();
+        faces(n).forEach(face -> types.add(face.commit().compiled()));
+        final long arrayBytes = 4L * n * n * n;
+        final int slot = 4 * n * n + 64;
+        try (Allocation array = runtime.allocate(0, arrayBytes);
+            Allocation packed = runtime.allocate(0, 2L * types.size() * slot);
+            DeviceEvent done = runtime.createEvent(0))
+        {
+            final byte[] values = new byte[(int)arrayBytes];
+            random.nextBytes(values);
+            upload(array.address(), values);
+            final List<PackJob> jobs = new ArrayList<>();
+            final List<long[]> ranges = new ArrayList<>();
+            for (final CompiledType type : types)
+            {
+                final long offset = random.nextInt((int)type.size() / 2);
+                final long length = 1 + random.nextInt((int)(type.size() - offset));
+                ranges.add(new long[] {0, type.size()});
+                ranges.add(new long[] {offset, length});
+                final DevicePacker packer = runtime.packer(type, 0);
+                jobs.add(PackJob.pack(packer, array.address(), 1, 0, type.size(), packed.address() +
+                    (long)(jobs.size()) * slot));
+                jobs.add(PackJob.pack(packer, array.address(), 1, offset, length, packed.address() +
+                    (long)(jobs.size()) * slot));
+            }
+            try (PackBatch batch = runtime.packBatch(0, jobs.toArray(new PackJob[0])))
+            {
+                assertEquals(2 * types.size(), batch.jobs());
+                for (int repeat = 0; repeat < 3; repeat++)
+                {
+                    fill(packed.address(), POISON, (int)(2L * types.size() * slot));
+                    batch.launch(stream, done);
+                    awaitPolling(done);
+                    for (int j = 0; j < jobs.size(); j++)
+                    {
+                        final long[] range = ranges.get(j);
+                        assertArrayEquals(hostPack(types.get(j / 2), values, 0, 1, range[0], range[1], 64),
+                            download(packed.address() + (long)j * slot, (int)range[1] + 64),
+                            "job " + j + " repeat " + repeat);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    public void shouldUnpackABatchIntoSeparateArraysAsEachAlone()
+    {
+        final RandomTypes random = new RandomTypes(RandomTypes.seed("unpack batch"));
+        final int n = 40;
+        final List<CompiledType> types = new ArrayList<>();
+        faces(n).forEach(face -> types.add(face.commit().compiled()));
+        final long[] offsets = new long[types.size() + 1];
+        for (int f = 0; f < types.size(); f++)
+        {
+            offsets[f + 1] = offsets[f] + types.get(f).size();
+        }
+        final long arrayBytes = 4L * n * n * n;
+        final List<Allocation> arrays = new ArrayList<>();
+        try (Allocation packed = runtime.allocate(0, offsets[types.size()]);
+            DeviceEvent done = runtime.createEvent(0))
+        {
+            final byte[] values = new byte[(int)arrayBytes];
+            random.nextBytes(values);
+            final byte[] incoming = new byte[(int)offsets[types.size()]];
+            random.nextBytes(incoming);
+            upload(packed.address(), incoming);
+            final PackJob[] jobs = new PackJob[types.size()];
+            for (int f = 0; f < types.size(); f++)
+            {
+                final Allocation array = runtime.allocate(0, arrayBytes);
+                arrays.add(array);
+                upload(array.address(), values);
+                jobs[f] = PackJob.unpack(runtime.packer(types.get(f), 0), packed.address() + offsets[f], 1, 0,
+                    types.get(f).size(), array.address());
+            }
+            try (PackBatch batch = runtime.packBatch(0, jobs))
+            {
+                batch.launch(stream, done);
+                awaitPolling(done);
+            }
+            for (int f = 0; f < types.size(); f++)
+            {
+                final byte[] faceBytes = Arrays.copyOfRange(incoming, (int)offsets[f], (int)offsets[f + 1]);
+                assertArrayEquals(hostUnpackRange(types.get(f), values, 0, 1, 0, faceBytes),
+                    download(arrays.get(f).address(), (int)arrayBytes), "face " + f);
+            }
+        }
+        finally
+        {
+            arrays.forEach(Allocation::close);
+        }
+    }
+
+    @Test
+    public void shouldNameTheBatchJobThatIsWrongAndRefuseALaunchAfterClose()
+    {
+        final DevicePacker packer = runtime.packer(Datatype.vector(4, 1, 2, Datatype.INT).commit().compiled(), 0);
+        final HostBuffer host = new HostBuffer(4096);
+        try (Allocation typed = runtime.allocate(0, 4096); Allocation packed = runtime.allocate(0, 4096);
+            DeviceEvent done = runtime.createEvent(0))
+        {
+            final IllegalArgumentException none =
+                assertThrows(IllegalArgumentException.class, () -> runtime.packBatch(0));
+            assertTrue(none.getMessage().contains("at least one job"), none.getMessage());
+            final DeviceException outside = assertThrows(DeviceException.class, () -> runtime.packBatch(0,
+                PackJob.pack(packer, typed.address(), 1, 0, 16, packed.address()),
+                PackJob.pack(packer, host.address(), 1, 0, 16, packed.address() + 64)));
+            assertTrue(outside.getMessage().contains("job 1") &&
+                outside.getMessage().contains("no device-accessible allocation"), outside.getMessage());
+            final IllegalArgumentException beyond = assertThrows(IllegalArgumentException.class,
+                () -> runtime.packBatch(0, PackJob.pack(packer, typed.address(), 2, 16, 17, packed.address())));
+            assertTrue(beyond.getMessage().contains("exceeds the 32 packed bytes"), beyond.getMessage());
+            final PackBatch batch =
+                runtime.packBatch(0, PackJob.pack(packer, typed.address(), 1, 0, 16, packed.address()));
+            batch.close();
+            final IllegalStateException closed =
+                assertThrows(IllegalStateException.class, () -> batch.launch(stream, done));
+            assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+        }
+    }
+
+    @Test
     public void shouldPackAndUnpackWithACompletionEventRepeatedly()
     {
         final RandomTypes random = new RandomTypes(RandomTypes.seed("pack with event"));

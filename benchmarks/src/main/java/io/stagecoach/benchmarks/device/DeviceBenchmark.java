@@ -18,6 +18,8 @@ import io.stagecoach.device.DeviceEvent;
 import io.stagecoach.device.DevicePacker;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.DeviceStream;
+import io.stagecoach.device.PackBatch;
+import io.stagecoach.device.PackJob;
 import io.stagecoach.protocol.datatype.CompiledType;
 import io.stagecoach.protocol.datatype.Datatype;
 import org.agrona.BufferUtil;
@@ -86,6 +88,7 @@ public final class DeviceBenchmark
             benchmark.packOverhead();
             benchmark.eventRoundTrip();
             benchmark.faces();
+            benchmark.exchanges();
             benchmark.smallPack();
             benchmark.stridedPacks();
             benchmark.pinnedCopies();
@@ -178,6 +181,70 @@ public final class DeviceBenchmark
                     report(face.label(n) + " to pinned host memory", endToEnd(packer, type, array, pinned.address(),
                         done, true));
                     check(type, values, pinned.address());
+                }
+            }
+        }
+    }
+
+    /**
+     * The six faces one rank of a halo exchange sends (planes 1 and n-2 of each axis) packed as one batch: one launch
+     * and one event for all six, launch to completion observed.
+     */
+    private void exchanges()
+    {
+        row("");
+        row("## halo exchange: the six faces of planes 1 and n-2 packed as one batch (one launch, one event)");
+        row(String.format("%-44s %10s %10s %10s %8s", "exchange", "median us", "p90 us", "p99 us", "runs"));
+        for (final int n : new int[] {128, 256})
+        {
+            final long faceBytes = 4L * n * n;
+            try (Allocation array = runtime.allocate(0, 4L * n * n * n);
+                Allocation packed = runtime.allocate(0, 6 * faceBytes);
+                Allocation single = runtime.allocate(0, faceBytes);
+                DeviceEvent done = runtime.createEvent(0))
+            {
+                upload(array.address(), randomBytes((int)(4L * n * n * n)));
+                final PackJob[] jobs = new PackJob[6];
+                for (final Face face : Face.values())
+                {
+                    final CompiledType type = face.type(n).commit().compiled();
+                    final DevicePacker packer = runtime.packer(type, 0);
+                    for (int side = 0; side < 2; side++)
+                    {
+                        final int j = face.ordinal() * 2 + side;
+                        jobs[j] = PackJob.pack(packer, array.address() + face.planeOffsetBytes(n, side == 0 ? 1 : n - 2),
+                            1, 0, type.size(), packed.address() + j * faceBytes);
+                    }
+                }
+                try (PackBatch batch = runtime.packBatch(0, jobs))
+                {
+                    batch.launch(stream, done);
+                    done.synchronize();
+                    for (int j = 0; j < jobs.length; j++)
+                    {
+                        jobs[j].packer().pack(stream, jobs[j].typedAddress(), 1, 0, jobs[j].lengthBytes(),
+                            single.address());
+                        stream.synchronize();
+                        if (!Arrays.equals(download(single.address(), (int)faceBytes),
+                            download(packed.address() + j * faceBytes, (int)faceBytes)))
+                        {
+                            throw new IllegalStateException("batched face " + j + " of " + n + "^3 differs from " +
+                                "the same face packed alone");
+                        }
+                    }
+                    final int runs = quick ? 300 : 3_000;
+                    final Samples samples = new Samples(runs);
+                    for (int i = -100; i < runs; i++)
+                    {
+                        final long start = System.nanoTime();
+                        batch.launch(stream, done);
+                        spin(done, start);
+                        if (i >= 0)
+                        {
+                            samples.add(System.nanoTime() - start);
+                        }
+                    }
+                    report(n + "^3 exchange, 6 faces in one batch", samples);
                 }
             }
         }
@@ -425,6 +492,16 @@ public final class DeviceBenchmark
                 case X -> Datatype.vector(n * n, 1, n, Datatype.FLOAT);
                 case Y -> Datatype.vector(n, n, n * n, Datatype.FLOAT);
                 case Z -> Datatype.contiguous(n * n, Datatype.FLOAT);
+            };
+        }
+
+        long planeOffsetBytes(final int n, final int plane)
+        {
+            return switch (this)
+            {
+                case X -> 4L * plane;
+                case Y -> 4L * n * plane;
+                case Z -> 4L * n * n * plane;
             };
         }
 

@@ -2,6 +2,7 @@ package io.stagecoach.device.cuda;
 
 import java.lang.reflect.Field;
 
+import io.stagecoach.device.BackendBatch;
 import io.stagecoach.device.BackendEvent;
 import io.stagecoach.device.BackendPacker;
 import io.stagecoach.device.BackendStream;
@@ -202,6 +203,12 @@ final class CudaBackend implements DeviceBackend
     public BackendPacker createPacker(final int device, final CompiledType type)
     {
         return new CudaPacker(devices[device], type, context.launchCacheEntries());
+    }
+
+    @Override
+    public BackendBatch createBatch(final int device, final BackendBatch.Move[] moves)
+    {
+        return new CudaBatch(devices[device], moves);
     }
 
     @Override

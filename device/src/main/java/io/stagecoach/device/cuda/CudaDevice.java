@@ -157,6 +157,39 @@ final class CudaDevice
 
     CUgraphExec instantiate(final KernelPlan plan)
     {
+        return instantiate(new KernelPlan[] {plan});
+    }
+
+    /**
+     * @param plans kernels with no order between them, one graph node each: the GPU runs them side by side.
+     * @return the instantiated graph.
+     */
+    CUgraphExec instantiate(final KernelPlan[] plans)
+    {
+        makeCurrent();
+        final CUgraph graph = new CUgraph();
+        Cuda.check(cuGraphCreate(graph, 0), "cuGraphCreate");
+        try
+        {
+            for (final KernelPlan plan : plans)
+            {
+                final CUgraphNode node = new CUgraphNode();
+                Cuda.check(cuGraphAddKernelNode(node, graph, new CUgraphNode[0], 0, nodeParameters(plan)),
+                    "cuGraphAddKernelNode(" + plan + ")");
+            }
+            final CUgraphExec exec = new CUgraphExec();
+            Cuda.check(cuGraphInstantiate(exec, graph, 0), "cuGraphInstantiate(" + plans.length + " kernels, first " +
+                plans[0] + ")");
+            return exec;
+        }
+        finally
+        {
+            Cuda.check(cuGraphDestroy(graph), "cuGraphDestroy");
+        }
+    }
+
+    private CUDA_KERNEL_NODE_PARAMS nodeParameters(final KernelPlan plan)
+    {
         final ByteBuffer arguments = ByteBuffer.allocateDirect(KernelPlan.ARGUMENT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         plan.writeArguments(arguments);
         final CUDA_KERNEL_NODE_PARAMS parameters = new CUDA_KERNEL_NODE_PARAMS();
@@ -170,22 +203,7 @@ final class CudaDevice
         parameters.sharedMemBytes = 0;
         parameters.kernelParams = Pointer.to(Pointer.to(arguments));
         parameters.extra = null;
-        makeCurrent();
-        final CUgraph graph = new CUgraph();
-        Cuda.check(cuGraphCreate(graph, 0), "cuGraphCreate");
-        try
-        {
-            final CUgraphNode node = new CUgraphNode();
-            Cuda.check(cuGraphAddKernelNode(node, graph, new CUgraphNode[0], 0, parameters),
-                "cuGraphAddKernelNode(" + plan + ")");
-            final CUgraphExec exec = new CUgraphExec();
-            Cuda.check(cuGraphInstantiate(exec, graph, 0), "cuGraphInstantiate(" + plan + ")");
-            return exec;
-        }
-        finally
-        {
-            Cuda.check(cuGraphDestroy(graph), "cuGraphDestroy");
-        }
+        return parameters;
     }
 
     void launch(final CUgraphExec exec, final CUstream stream)

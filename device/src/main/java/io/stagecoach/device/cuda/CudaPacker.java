@@ -43,6 +43,16 @@ final class CudaPacker implements BackendPacker
         }
     }
 
+    /**
+     * @return the kernel of one move, for a batch's graph.
+     */
+    KernelPlan plan(
+        final boolean pack, final long typed, final long count, final long packedOffset, final long lengthBytes,
+        final long packed)
+    {
+        return KernelPlan.of(shape, pack, typed, count, packedOffset, lengthBytes, packed, code.address());
+    }
+
     @Override
     public void pack(
         final BackendStream stream,

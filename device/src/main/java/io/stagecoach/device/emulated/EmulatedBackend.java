@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.stagecoach.device.BackendBatch;
 import io.stagecoach.device.BackendEvent;
 import io.stagecoach.device.BackendPacker;
 import io.stagecoach.device.BackendStream;
@@ -122,6 +123,12 @@ final class EmulatedBackend implements DeviceBackend
     public BackendPacker createPacker(final int device, final CompiledType type)
     {
         return new EmulatedPacker(type);
+    }
+
+    @Override
+    public BackendBatch createBatch(final int device, final BackendBatch.Move[] moves)
+    {
+        return new EmulatedBatch(moves.clone());
     }
 
     @Override
