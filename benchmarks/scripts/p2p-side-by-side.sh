@@ -54,7 +54,9 @@ target="benchmarks/target"
 results="${RESULTS:-${target}/p2p}"
 peer_binary="${target}/peers/osu_p2p"
 if [[ "$(id -u)" -eq 0 ]]; then NICE="${NICE:--20}"; else NICE="${NICE:-0}"; fi
-jvm_opens=(--add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED)
+# The Aeron samples run as our ranks do: Agrona's bounds checks off (the launcher's default for ranks).
+jvm_opens=(--add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+           -Dagrona.disable.bounds.checks=true)
 
 log() { echo "p2p: $*" >&2; }
 

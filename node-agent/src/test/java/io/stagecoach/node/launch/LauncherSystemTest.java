@@ -189,7 +189,8 @@ class LauncherSystemTest
         return new LaunchContext()
             .size(size)
             .program(program.getName())
-            .jvmOptions(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"))
+            .jvmOptions(
+                List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Dagrona.disable.bounds.checks=false"))
             .output(
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
     }
