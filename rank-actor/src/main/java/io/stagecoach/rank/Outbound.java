@@ -16,7 +16,7 @@ import static io.stagecoach.rank.EngineErrors.goneError;
 final class Outbound
 {
     /** Packed bytes per step of a send packed into the shared arena while its receiver unpacks. */
-    static final long PACK_CHUNK_BYTES = 16 * 1024;
+    static final long PACK_CHUNK_BYTES = 8 * 1024;
 
     private final int rank;
     private final EngineSettings settings;
