@@ -36,8 +36,38 @@ final class JitWarmUp
         void run(long roundTrips);
     }
 
+    /**
+     * A message program's timed loop at one size.
+     */
+    @FunctionalInterface
+    interface Loop
+    {
+        /**
+         * @param bytes      message size.
+         * @param iterations iterations of the loop (round trips, or windows of {@code window} messages).
+         */
+        void run(long bytes, long iterations);
+    }
+
     private JitWarmUp()
     {
+    }
+
+    /**
+     * The round of a message program ({@link #MESSAGE_ROUND}): its loop at {@link #SMALL_BYTES} for the round trips,
+     * then at {@link #LARGE_BYTES} for a hundredth of them, each in iterations of {@code window} messages.
+     *
+     * @param window messages per iteration: 1 for a ping-pong, the window for the bandwidth programs.
+     * @param loop   the timed loop.
+     * @return the round.
+     */
+    static Round messageRound(final int window, final Loop loop)
+    {
+        return roundTrips ->
+        {
+            loop.run(SMALL_BYTES, Math.max(1, roundTrips / window));
+            loop.run(LARGE_BYTES, Math.max(1, roundTrips / 100 / window));
+        };
     }
 
     /** What a round of the message programs does, for {@link #describe}. */

@@ -60,11 +60,8 @@ public final class Latency
         final long length = Math.max(options.maxSizeBytes(), JitWarmUp.LARGE_BYTES);
         try (RankBuffer sendBuffer = rank.allocate(length); RankBuffer receiveBuffer = rank.allocate(length))
         {
-            JitWarmUp.run(rank, options.warmUpRoundTrips(), roundTrips ->
-            {
-                measure(JitWarmUp.SMALL_BYTES, roundTrips, 0, sendBuffer, receiveBuffer);
-                measure(JitWarmUp.LARGE_BYTES, Math.max(1, roundTrips / 100), 0, sendBuffer, receiveBuffer);
-            });
+            JitWarmUp.run(rank, options.warmUpRoundTrips(), JitWarmUp.messageRound(1,
+                (bytes, iterations) -> measure(bytes, iterations, 0, sendBuffer, receiveBuffer)));
             for (long size = options.minSizeBytes(); size <= options.maxSizeBytes(); size <<= 1)
             {
                 report.progress(size + " bytes");
