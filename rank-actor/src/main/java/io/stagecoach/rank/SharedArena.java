@@ -109,11 +109,6 @@ final class SharedArena implements AutoCloseable
         return offset >= FIRST_OFFSET && offset < lengthBytes ? offset : -1;
     }
 
-    long lengthBytes()
-    {
-        return lengthBytes;
-    }
-
     private synchronized void release(final int sizeClass, final long offset)
     {
         free.get(sizeClass).addFirst(offset);
