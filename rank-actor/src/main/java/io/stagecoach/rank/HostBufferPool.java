@@ -98,7 +98,11 @@ final class HostBufferPool
         retainedBytes += buffer.capacity();
     }
 
-    private static int sizeClass(final long lengthBytes)
+    /**
+     * @return log2 of the power-of-two size class of a buffer of at least {@code lengthBytes}, from
+     * {@link #MIN_CLASS_BYTES}; the shared arena uses the same classes.
+     */
+    static int sizeClass(final long lengthBytes)
     {
         final long bytes = Math.max(MIN_CLASS_BYTES, lengthBytes);
         return 64 - Long.numberOfLeadingZeros(bytes - 1);

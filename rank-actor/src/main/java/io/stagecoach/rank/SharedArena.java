@@ -84,7 +84,7 @@ final class SharedArena implements AutoCloseable
         {
             return null;
         }
-        final int sizeClass = sizeClass(bytes);
+        final int sizeClass = HostBufferPool.sizeClass(bytes);
         Long offset = free.get(sizeClass).pollFirst();
         if (offset == null)
         {
@@ -112,12 +112,6 @@ final class SharedArena implements AutoCloseable
     private synchronized void release(final int sizeClass, final long offset)
     {
         free.get(sizeClass).addFirst(offset);
-    }
-
-    private static int sizeClass(final long bytes)
-    {
-        final long classBytes = Math.max(HostBufferPool.MIN_CLASS_BYTES, bytes);
-        return 64 - Long.numberOfLeadingZeros(classBytes - 1);
     }
 
     /**
