@@ -51,6 +51,7 @@ public final class CompiledType
     private final int depth;
     private final int alignment;
     private final boolean contiguous;
+    private final long minBlockBytes;
 
     private CompiledType(final String name, final long[] code, final int nodeCount, final int depth,
         final long size, final long extent, final long lb, final long trueLb, final long trueUb)
@@ -66,6 +67,16 @@ public final class CompiledType
         this.trueUb = trueUb;
         this.alignment = computeAlignment(code, nodeCount, extent);
         this.contiguous = code[KIND] == KIND_BLOCK && size == extent;
+        this.minBlockBytes = computeMinBlockBytes(code, nodeCount);
+    }
+
+    /**
+     * A compiled type from its parts, as {@link LayoutCodec} reads them; the code is checked there.
+     */
+    static CompiledType of(final String name, final long[] code, final int nodeCount, final int depth,
+        final long size, final long extent, final long lb, final long trueLb, final long trueUb)
+    {
+        return new CompiledType(name, code, nodeCount, depth, size, extent, lb, trueLb, trueUb);
     }
 
     static CompiledType compile(final Datatype type, final Node layout)
@@ -97,6 +108,15 @@ public final class CompiledType
     public long[] code()
     {
         return code.clone();
+    }
+
+    /**
+     * @return the shortest contiguous block of the layout in bytes (0 for a type without data): how much one
+     * address, and so one cache-line transfer, brings at worst.
+     */
+    public long minBlockBytes()
+    {
+        return minBlockBytes;
     }
 
     /**
@@ -507,6 +527,35 @@ public final class CompiledType
                 describe(builder, (int)code[table + 2 * j], level + 1);
             }
         }
+    }
+
+    long trueLb()
+    {
+        return trueLb;
+    }
+
+    long trueUb()
+    {
+        return trueUb;
+    }
+
+    long[] codeShared()
+    {
+        return code;
+    }
+
+    private static long computeMinBlockBytes(final long[] code, final int nodeCount)
+    {
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < nodeCount; i++)
+        {
+            final int record = i * NODE_LONGS;
+            if (code[record + KIND] == KIND_BLOCK && code[record + PACKED] > 0)
+            {
+                min = Math.min(min, code[record + PACKED]);
+            }
+        }
+        return min == Long.MAX_VALUE ? 0 : min;
     }
 
     private static int computeAlignment(final long[] code, final int nodeCount, final long extent)

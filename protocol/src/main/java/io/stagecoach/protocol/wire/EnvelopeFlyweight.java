@@ -17,7 +17,8 @@ import org.agrona.MutableDirectBuffer;
  *   72 payload (EAGER only)        packed bytes [0, packed bytes)
  *   72 source pid (long)           RTS with {@link #FLAG_READABLE} only: the sender's process on this node
  *   80 source address (long)       ... and where its packed bytes lie there, contiguous, until it is told ACK;
- *                                  with {@link #FLAG_SHARED}, their offset in the sender's shared arena
+ *                                  with {@link #FLAG_SHARED}, their offset in the sender's shared arena;
+ *                                  with {@link #FLAG_DIRECT} too, the offset of the send buffer's description
  * </pre>
  */
 public final class EnvelopeFlyweight extends MessageHeaderFlyweight
@@ -38,6 +39,13 @@ public final class EnvelopeFlyweight extends MessageHeaderFlyweight
      * shared-memory directory that the receiver maps: {@link #sourceAddress()} is their offset there.
      */
     public static final int FLAG_SHARED = 0x4;
+    /**
+     * Flag of a {@link #FLAG_SHARED} RTS whose bytes are not packed: the send buffer itself lies in the sender's shared
+     * arena, and {@link #sourceAddress()} is the offset there of its description (where the buffer lies, the count
+     * and the layout of the send type, {@code LayoutCodec}), which the receiver walks to copy the data straight out
+     * of the buffer.
+     */
+    public static final int FLAG_DIRECT = 0x8;
     /** Length of a {@link #FLAG_READABLE} RTS. */
     public static final int READABLE_LENGTH = 88;
 
