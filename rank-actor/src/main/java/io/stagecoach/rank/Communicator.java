@@ -37,12 +37,14 @@ public final class Communicator implements AutoCloseable
     private final RankRuntime runtime;
     private final DeviceRuntime deviceRuntime;
     private final SignatureCache signatures = new SignatureCache();
+    private final MessageMemory memory;
 
     Communicator(final ProgressEngine engine, final RankRuntime runtime, final DeviceRuntime deviceRuntime)
     {
         this.engine = engine;
         this.runtime = runtime;
         this.deviceRuntime = deviceRuntime;
+        this.memory = new MessageMemory(engine.sharedArena());
     }
 
     /**
@@ -59,6 +61,32 @@ public final class Communicator implements AutoCloseable
     public int size()
     {
         return engine.size();
+    }
+
+    /**
+     * Memory for messages (MPI_Alloc_mem): a direct buffer of this many bytes, native order. Where the rank has a
+     * shared arena with room, the buffer lies in it, and a scattered message sent from it to a rank of the same node
+     * is copied by the receiver straight out of the buffer, one copy where packing takes two; elsewhere it is an
+     * ordinary direct buffer. Its contents are undefined until written.
+     *
+     * @param bytes in [1, {@link Integer#MAX_VALUE}]; the arena's size is {@code stagecoach.shared.arena.bytes}.
+     * @return the buffer, to be given back with {@link #free(ByteBuffer)}.
+     * @throws IllegalArgumentException naming the size and the limits.
+     */
+    public ByteBuffer allocate(final long bytes)
+    {
+        return memory.allocate(bytes);
+    }
+
+    /**
+     * Gives back a buffer of {@link #allocate(long)} (MPI_Free_mem), once no request uses it.
+     *
+     * @param buffer the buffer as allocate returned it.
+     * @throws IllegalArgumentException when the buffer was not allocated here, or was freed already.
+     */
+    public void free(final ByteBuffer buffer)
+    {
+        memory.free(buffer);
     }
 
     /**

@@ -193,7 +193,7 @@ final class Delivery
         final long signatureSizeBytes,
         final long sourcePid,
         final long sourceAddress,
-        final boolean shared)
+        final int sourceFlags)
     {
         final RuntimeException mismatch =
             checkMatch(receive, peer.rank, tag, packedBytes, signatureHash, signatureLength, signatureSizeBytes);
@@ -220,8 +220,7 @@ final class Delivery
         }
         if (sourceAddress != 0 && peer.readable &&
             (receive.readTarget() != 0 || packedBytes <= HostBufferPool.MAX_BUFFER_BYTES) &&
-            (shared ? copyFromArena(receive, peer, sourcePid, sourceAddress, packedBytes) :
-                readFromSender(receive, peer, sourcePid, sourceAddress, packedBytes)))
+            readSameNode(receive, peer, sourcePid, sourceAddress, packedBytes, sourceFlags))
         {
             outbound.sendAck(peer, senderTransferId);
             if (!receive.request.isDone())
@@ -241,6 +240,72 @@ final class Delivery
     void peerArenas(final PeerArenas peerArenas)
     {
         this.peerArenas = peerArenas;
+    }
+
+    private boolean readSameNode(final ReceiveOperation receive, final Peer peer, final long pid, final long address,
+        final long packedBytes, final int sourceFlags)
+    {
+        if ((sourceFlags & EnvelopeFlyweight.FLAG_DIRECT) != 0)
+        {
+            return copyDirect(receive, peer, pid, address, packedBytes);
+        }
+        return (sourceFlags & EnvelopeFlyweight.FLAG_SHARED) != 0 ?
+            copyFromArena(receive, peer, pid, address, packedBytes) :
+            readFromSender(receive, peer, pid, address, packedBytes);
+    }
+
+    /**
+     * Copies a scattered message straight out of a same-node sender's buffer, which lies in its shared arena: walks
+     * the sender's layout over this process's mapping of the buffer, packing into the receive buffer where it is
+     * contiguous, and otherwise unpacking each of the sender's blocks where the receive type puts it. One copy between the processes, where packing into
+     * the arena and unpacking out of it take two. A description that cannot be mapped or read turns same-node
+     * transfers from that peer to CTS and DATA.
+     *
+     * @return true when the transfer is over: every byte arrived, or unpacking them failed the receive; false when
+     * the description could not be read.
+     */
+    private boolean copyDirect(
+        final ReceiveOperation receive, final Peer peer, final long pid, final long offset, final long packedBytes)
+    {
+        final DirectDescription.Source source;
+        try
+        {
+            if (peerArenas == null)
+            {
+                throw new IllegalStateException("shared arenas are closed");
+            }
+            source = DirectDescription.read(peerArenas, peer.rank, pid, offset, packedBytes);
+        }
+        catch (final RuntimeException ex)
+        {
+            peer.readable = false;
+            LOG.info("rank {}: {}; rank {}'s messages come through the log buffer", rank, ex.getMessage(), peer.rank);
+            return false;
+        }
+        final long target = receive.readTarget();
+        final long base = source.baseAddress();
+        try
+        {
+            if (target != 0)
+            {
+                source.layout().pack(base, source.count(), 0, packedBytes, target);
+            }
+            else
+            {
+                source.layout().forEachSegment(source.count(), 0, packedBytes,
+                    (displacement, packedOffset, lengthBytes) ->
+                    receive.write(base + displacement, packedOffset, (int)lengthBytes));
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            completions.fail(receive.request, ex);
+            return true;
+        }
+        receive.receivedBytes = packedBytes;
+        peer.reads++;
+        peer.directCopies++;
+        return true;
     }
 
     /**
@@ -390,7 +455,7 @@ final class Delivery
         {
             startRendezvous(receive, peer, message.tag, message.senderTransferId, message.packedBytes,
                 message.signatureHash, message.signatureLength, message.signatureSizeBytes, message.sourcePid,
-                message.sourceAddress, message.sourceShared);
+                message.sourceAddress, message.sourceFlags);
         }
     }
 

@@ -80,7 +80,16 @@ final class HostBufferPool
      */
     long sharedOffset(final long address)
     {
-        return arena.offsetOf(address);
+        final SharedArena shared = arena;
+        return shared != null ? shared.offsetOf(address) : -1;
+    }
+
+    /**
+     * @return this rank's shared arena, null where there is none.
+     */
+    SharedArena arena()
+    {
+        return arena;
     }
 
     synchronized long retainedBytes()

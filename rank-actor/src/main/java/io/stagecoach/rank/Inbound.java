@@ -167,18 +167,19 @@ final class Inbound implements FragmentHandler
         final boolean readable = (envelope.flags() & EnvelopeFlyweight.FLAG_READABLE) != 0;
         final long sourcePid = readable ? envelope.sourcePid() : 0;
         final long sourceAddress = readable ? envelope.sourceAddress() : 0;
-        final boolean shared = readable && (envelope.flags() & EnvelopeFlyweight.FLAG_SHARED) != 0;
+        final int sourceFlags = readable ? envelope.flags() &
+            (EnvelopeFlyweight.FLAG_SHARED | EnvelopeFlyweight.FLAG_DIRECT) : 0;
         if (receive == null)
         {
             final UnexpectedMessage message = unexpected(MessageType.RTS, peer.rank, null, 0);
             message.sourcePid = sourcePid;
             message.sourceAddress = sourceAddress;
-            message.sourceShared = shared;
+            message.sourceFlags = sourceFlags;
             queues.addUnexpected(message);
             return;
         }
         delivery.startRendezvous(receive, peer, envelope.tag(), envelope.transferId(), envelope.packedBytes(),
-            envelope.signature(0), envelope.signature(1), envelope.signature(2), sourcePid, sourceAddress, shared);
+            envelope.signature(0), envelope.signature(1), envelope.signature(2), sourcePid, sourceAddress, sourceFlags);
     }
 
     private UnexpectedMessage unexpected(final int type, final int source, final byte[] payload, final int credit)

@@ -79,7 +79,15 @@ final class Outbound
         {
             try
             {
-                packWhole(send);
+                send.description = DirectDescription.write(send, hostBuffers);
+                if (send.description != null)
+                {
+                    send.sharedOffset = hostBuffers.sharedOffset(send.description.address());
+                }
+                else
+                {
+                    packWhole(send);
+                }
             }
             catch (final RuntimeException ex)
             {

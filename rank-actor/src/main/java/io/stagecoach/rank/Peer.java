@@ -25,6 +25,7 @@ final class Peer
     long rendezvousSends;
     long reads;
     long arenaCopies;
+    long directCopies;
     long nextSequence;
     long expectedSequence;
     long eagerCreditBytes;

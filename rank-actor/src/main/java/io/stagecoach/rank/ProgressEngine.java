@@ -305,8 +305,8 @@ final class ProgressEngine implements TransportListener, CommandSink
      *
      * @param peerRank a rank.
      * @return eager sends to it, rendezvous sends to it, unexpected messages held, unexpected payload bytes held,
-     * posted receives waiting, eager credit left towards it, messages from it read straight out of its memory, and of
-     * those the ones copied out of its shared arena.
+     * posted receives waiting, eager credit left towards it, messages from it read straight out of its memory, of
+     * those the ones copied out of its shared arena, and the ones copied straight out of a send buffer there.
      */
     long[] counters(final int peerRank)
     {
@@ -315,7 +315,8 @@ final class ProgressEngine implements TransportListener, CommandSink
         {
             final Peer peer = liveness.peer(peerRank);
             return new long[]{ peer.eagerSends, peer.rendezvousSends, queues.unexpectedCount(),
-                queues.unexpectedBytes(), queues.postedCount(), peer.eagerCreditBytes, peer.reads, peer.arenaCopies };
+                queues.unexpectedBytes(), queues.postedCount(), peer.eagerCreditBytes, peer.reads, peer.arenaCopies,
+                peer.directCopies };
         }
         finally
         {
@@ -421,6 +422,14 @@ final class ProgressEngine implements TransportListener, CommandSink
         {
             lock.unlock();
         }
+    }
+
+    /**
+     * @return this rank's shared arena, null where there is none.
+     */
+    SharedArena sharedArena()
+    {
+        return arena;
     }
 
     /**

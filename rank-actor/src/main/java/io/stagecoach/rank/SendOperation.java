@@ -33,6 +33,11 @@ final class SendOperation implements EngineCommand
     /** Packed into the shared arena after its RTS went out, while the receiver unpacks. */
     boolean packPending;
     PackedHostBuffer staged;
+    /**
+     * The send buffer's description in the shared arena, for a same-node receiver that copies straight out of the
+     * buffer ({@link DirectDescription}); null when the message is packed or contiguous.
+     */
+    PackedHostBuffer description;
 
     SendOperation(
         final Request request,
@@ -99,11 +104,11 @@ final class SendOperation implements EngineCommand
 
     /**
      * @return where the whole packed message lies contiguous in this process (the user buffer or its host staging
-     * copy), for a same-node receiver to read; 0 when it does not.
+     * copy), or the send buffer's description, for a same-node receiver to read; 0 when there is neither.
      */
     long readableAddress()
     {
-        return staged != null ? staged.address() : contiguousAddress;
+        return staged != null ? staged.address() : description != null ? description.address() : contiguousAddress;
     }
 
     void releaseStaged()
@@ -111,6 +116,11 @@ final class SendOperation implements EngineCommand
         if (staged != null)
         {
             staged.release();
+        }
+        if (description != null)
+        {
+            description.release();
+            description = null;
         }
     }
 

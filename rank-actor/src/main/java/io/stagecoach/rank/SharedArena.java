@@ -1,9 +1,12 @@
 package io.stagecoach.rank;
 
 import java.io.File;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 
 import io.stagecoach.pipeline.PackedHostBuffer;
 import org.agrona.BufferUtil;
@@ -32,6 +35,7 @@ final class SharedArena implements AutoCloseable
     private final long baseAddress;
     private final long lengthBytes;
     private final ArrayList<ArrayDeque<Long>> free = new ArrayList<>(Integer.SIZE);
+    private final HashMap<Long, PackedHostBuffer> applicationBuffers = new HashMap<>();
     private long nextOffset = FIRST_OFFSET;
     private boolean closed;
 
@@ -98,6 +102,42 @@ final class SharedArena implements AutoCloseable
         }
         final long taken = offset;
         return new PackedHostBuffer(baseAddress + taken, bytes, () -> release(sizeClass, taken));
+    }
+
+    /**
+     * Memory the application asked for to send from (MPI_Alloc_mem): a buffer of the arena seen as a direct buffer in
+     * native order, until {@link #freeForApplication}.
+     *
+     * @param bytes in [1, {@link Integer#MAX_VALUE}].
+     * @return the buffer, or null when the arena has no room (or is closed).
+     */
+    synchronized ByteBuffer allocateForApplication(final int bytes)
+    {
+        final PackedHostBuffer taken = acquire(bytes);
+        if (taken == null)
+        {
+            return null;
+        }
+        final int offset = (int)(taken.address() - baseAddress);
+        final ByteBuffer view = mapping.duplicate();
+        view.limit(offset + bytes).position(offset);
+        applicationBuffers.put(taken.address(), taken);
+        return view.slice().order(ByteOrder.nativeOrder());
+    }
+
+    /**
+     * @param address where a buffer of {@link #allocateForApplication} starts.
+     * @return true when it was one and is back in the arena, false when the address is not such a buffer (any more).
+     */
+    synchronized boolean freeForApplication(final long address)
+    {
+        final PackedHostBuffer taken = applicationBuffers.remove(address);
+        if (taken == null)
+        {
+            return false;
+        }
+        taken.release();
+        return true;
     }
 
     /**

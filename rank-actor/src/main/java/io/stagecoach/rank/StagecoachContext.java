@@ -45,8 +45,11 @@ public final class StagecoachContext
 {
     /** Default largest packed message sent eagerly. */
     public static final int DEFAULT_EAGER_THRESHOLD_BYTES = 16 * 1024;
-    /** Default length of a rank's shared send arena: 64 MiB. */
-    public static final long DEFAULT_SHARED_ARENA_BYTES = 64L * 1024 * 1024;
+    /**
+     * Default length of a rank's shared arena: 1 GiB, a sparse file whose pages are used as buffers are first
+     * written (packed sends, and the memory of {@link Communicator#allocate(long)}).
+     */
+    public static final long DEFAULT_SHARED_ARENA_BYTES = 1L << 30;
     /** Default eager bytes one rank may have outstanding at each peer. */
     public static final long DEFAULT_EAGER_WINDOW_BYTES = 256 * 1024;
 

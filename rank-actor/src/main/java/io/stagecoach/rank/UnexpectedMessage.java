@@ -24,7 +24,8 @@ final class UnexpectedMessage
 
     long sourcePid;
     long sourceAddress;
-    boolean sourceShared;
+    /** The RTS's flags {@link io.stagecoach.protocol.wire.EnvelopeFlyweight#FLAG_SHARED} and {@code FLAG_DIRECT}. */
+    int sourceFlags;
     UnexpectedMessage previous;
     UnexpectedMessage next;
 

@@ -239,7 +239,8 @@ final class WireSender
         envelope.wrap(buffer, offset, length);
         start(envelope, type, (send.synchronous ? EnvelopeFlyweight.FLAG_SYNC : 0) |
             (readable ? EnvelopeFlyweight.FLAG_READABLE : 0) |
-            (readable && send.sharedOffset > 0 ? EnvelopeFlyweight.FLAG_SHARED : 0), peer);
+            (readable && send.sharedOffset > 0 ? EnvelopeFlyweight.FLAG_SHARED : 0) |
+            (readable && send.description != null ? EnvelopeFlyweight.FLAG_DIRECT : 0), peer);
         envelope.contextId(send.contextId).tag(send.tag).sequence(sequence).transferId(send.transferId)
             .packedBytes(send.packedBytes)
             .signature(send.signature.hash, send.signature.length, send.signature.sizeBytes);
