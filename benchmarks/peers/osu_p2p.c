@@ -148,14 +148,20 @@ static options parse_options(int argc, char **argv)
     return opts;
 }
 
+/* Memory for messages through MPI's own allocator (MPI_Alloc_mem), as the Stagecoach programs use theirs. */
 static void *allocate(size_t bytes)
 {
     void *memory = NULL;
-    if (posix_memalign(&memory, 4096, bytes) != 0)
+    if (MPI_Alloc_mem((MPI_Aint)bytes, MPI_INFO_NULL, &memory) != MPI_SUCCESS)
     {
-        fail("cannot allocate bytes", "posix_memalign");
+        fail("cannot allocate bytes", "MPI_Alloc_mem");
     }
     return memory;
+}
+
+static void release(void *memory)
+{
+    MPI_Free_mem(memory);
 }
 
 static long iterations_for(const options *opts, long size, long small, long large)
@@ -221,8 +227,8 @@ static void warm_up(const options *opts)
     clear(s_buf, WARM_UP_LARGE_BYTES);
     ping_pong(s_buf, r_buf, 8, opts->warm_up);
     ping_pong(s_buf, r_buf, WARM_UP_LARGE_BYTES, opts->warm_up / 100);
-    free(s_buf);
-    free(r_buf);
+    release(s_buf);
+    release(r_buf);
 }
 
 static void print_warm_up(const options *opts)
@@ -298,8 +304,8 @@ static void run_latency(const options *opts)
             fflush(stdout);
         }
     }
-    free(s_buf);
-    free(r_buf);
+    release(s_buf);
+    release(r_buf);
 }
 
 static double bw_round(const options *opts, long size, char *s_buf, char *r_buf, MPI_Request *requests)
@@ -384,8 +390,8 @@ static void run_bandwidth(const options *opts, int bidirectional)
             fflush(stdout);
         }
     }
-    free(s_buf);
-    free(r_buf);
+    release(s_buf);
+    release(r_buf);
 }
 
 static float cell_value(int owner, size_t cell)
@@ -514,7 +520,7 @@ static void run_halo(const options *opts)
             }
             latency_us[f][g] = halo_face(opts, faces[f], n, grid);
         }
-        free(grid);
+        release(grid);
     }
     if (rank != 0)
     {

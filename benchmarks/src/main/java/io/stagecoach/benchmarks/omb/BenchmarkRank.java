@@ -88,7 +88,7 @@ final class BenchmarkRank implements AutoCloseable
 
     RankBuffer allocate(final long lengthBytes)
     {
-        return RankBuffer.allocate(location, lengthBytes, device);
+        return RankBuffer.allocate(location, lengthBytes, device, comm);
     }
 
     void barrier()

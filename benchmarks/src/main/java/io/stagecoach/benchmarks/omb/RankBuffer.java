@@ -5,11 +5,13 @@ import java.nio.ByteBuffer;
 import io.stagecoach.device.Allocation;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.DeviceStream;
+import io.stagecoach.rank.Communicator;
 import org.agrona.BufferUtil;
 
 /**
- * A benchmark buffer of one rank, in host memory (a page-aligned direct buffer) or in device memory (an allocation
- * of the device layer, emulated where there is no GPU). Contents are written and read through host staging copies,
+ * A benchmark buffer of one rank, in host memory (memory for messages from {@link Communicator#allocate(long)}, as an
+ * MPI program takes it from MPI_Alloc_mem) or in device memory (an allocation of the device layer, emulated where
+ * there is no GPU). Contents are written and read through host staging copies,
  * so device memory is never touched directly by the host.
  */
 final class RankBuffer implements AutoCloseable
@@ -21,22 +23,26 @@ final class RankBuffer implements AutoCloseable
     private final ByteBuffer host;
     private final Allocation device;
     private final DeviceStream stream;
+    private final Communicator comm;
 
     private RankBuffer(
         final MemoryLocation location,
         final long lengthBytes,
         final ByteBuffer host,
         final Allocation device,
-        final DeviceStream stream)
+        final DeviceStream stream,
+        final Communicator comm)
     {
         this.location = location;
         this.lengthBytes = lengthBytes;
         this.host = host;
         this.device = device;
         this.stream = stream;
+        this.comm = comm;
     }
 
-    static RankBuffer allocate(final MemoryLocation location, final long lengthBytes, final DeviceRuntime runtime)
+    static RankBuffer allocate(
+        final MemoryLocation location, final long lengthBytes, final DeviceRuntime runtime, final Communicator comm)
     {
         if (lengthBytes > Integer.MAX_VALUE)
         {
@@ -44,11 +50,10 @@ final class RankBuffer implements AutoCloseable
         }
         if (location == MemoryLocation.HOST)
         {
-            final ByteBuffer host = BufferUtil.allocateDirectAligned((int)lengthBytes, PAGE_BYTES);
-            return new RankBuffer(location, lengthBytes, host, null, null);
+            return new RankBuffer(location, lengthBytes, comm.allocate(Math.max(lengthBytes, 1)), null, null, comm);
         }
         final Allocation device = runtime.allocate(0, lengthBytes);
-        return new RankBuffer(location, lengthBytes, null, device, runtime.createStream(0));
+        return new RankBuffer(location, lengthBytes, null, device, runtime.createStream(0), null);
     }
 
     MemoryLocation location()
@@ -119,6 +124,10 @@ final class RankBuffer implements AutoCloseable
         {
             stream.close();
             device.close();
+        }
+        else
+        {
+            comm.free(host);
         }
     }
 
