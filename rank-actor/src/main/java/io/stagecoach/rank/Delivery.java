@@ -36,6 +36,9 @@ final class Delivery
     private final PeerLiveness liveness;
     private final Outbound outbound;
     private final HostBufferPool hostBuffers;
+    /** Bytes packed out of a sender's buffer and unpacked at a time, where the receive type scatters them. */
+    static final long DIRECT_CHUNK_BYTES = 16 * 1024;
+
     private final UnsafeBuffer scratch;
     private PeerArenas peerArenas;
 
@@ -257,7 +260,8 @@ final class Delivery
     /**
      * Copies a scattered message straight out of a same-node sender's buffer, which lies in its shared arena: walks
      * the sender's layout over this process's mapping of the buffer, packing into the receive buffer where it is
-     * contiguous, and otherwise unpacking each of the sender's blocks where the receive type puts it. One copy between the processes, where packing into
+     * contiguous, and otherwise {@link #DIRECT_CHUNK_BYTES} at a time into a pooled buffer that stays in the cache,
+     * unpacked at once (two bulk copies per chunk cost less than a call per block). One copy between the processes, where packing into
      * the arena and unpacking out of it take two. A description that cannot be mapped or read turns same-node
      * transfers from that peer to CTS and DATA.
      *
@@ -283,24 +287,35 @@ final class Delivery
             return false;
         }
         final long target = receive.readTarget();
-        final long base = source.baseAddress();
+        PackedHostBuffer chunk = null;
         try
         {
             if (target != 0)
             {
-                source.layout().pack(base, source.count(), 0, packedBytes, target);
+                source.layout().pack(source.baseAddress(), source.count(), 0, packedBytes, target);
             }
             else
             {
-                source.layout().forEachSegment(source.count(), 0, packedBytes,
-                    (displacement, packedOffset, lengthBytes) ->
-                    receive.write(base + displacement, packedOffset, (int)lengthBytes));
+                chunk = hostBuffers.acquire(DIRECT_CHUNK_BYTES);
+                for (long done = 0; done < packedBytes; done += DIRECT_CHUNK_BYTES)
+                {
+                    final int lengthBytes = (int)Math.min(DIRECT_CHUNK_BYTES, packedBytes - done);
+                    source.layout().pack(source.baseAddress(), source.count(), done, lengthBytes, chunk.address());
+                    receive.write(chunk.address(), done, lengthBytes);
+                }
             }
         }
         catch (final RuntimeException ex)
         {
             completions.fail(receive.request, ex);
             return true;
+        }
+        finally
+        {
+            if (chunk != null)
+            {
+                chunk.release();
+            }
         }
         receive.receivedBytes = packedBytes;
         peer.reads++;
