@@ -260,8 +260,9 @@ final class Delivery
     /**
      * Copies a scattered message straight out of a same-node sender's buffer, which lies in its shared arena: walks
      * the sender's layout over this process's mapping of the buffer, packing into the receive buffer where it is
-     * contiguous, and otherwise {@link #DIRECT_CHUNK_BYTES} at a time into a pooled buffer that stays in the cache,
-     * unpacked at once (two bulk copies per chunk cost less than a call per block). One copy between the processes, where packing into
+     * contiguous, row to row where both sides are rows alike, and otherwise {@link #DIRECT_CHUNK_BYTES} at a time
+     * into a pooled buffer that stays in the cache, unpacked at once (two bulk copies per chunk cost less than a call
+     * per block). One copy between the processes, where packing into
      * the arena and unpacking out of it take two. A description that cannot be mapped or read turns same-node
      * transfers from that peer to CTS and DATA.
      *
@@ -294,7 +295,7 @@ final class Delivery
             {
                 source.layout().pack(source.baseAddress(), source.count(), 0, packedBytes, target);
             }
-            else
+            else if (!copyRows(source, receive))
             {
                 chunk = hostBuffers.acquire(DIRECT_CHUNK_BYTES);
                 for (long done = 0; done < packedBytes; done += DIRECT_CHUNK_BYTES)
@@ -321,6 +322,18 @@ final class Delivery
         peer.reads++;
         peer.directCopies++;
         return true;
+    }
+
+    /**
+     * One instance of rows into one instance of rows alike in host memory (a halo face on both sides): one strided
+     * copy, row to row.
+     *
+     * @return false when the two are not alike, and nothing was copied.
+     */
+    private static boolean copyRows(final DirectDescription.Source source, final ReceiveOperation receive)
+    {
+        return source.count() == 1 && receive.count == 1 && receive.staging == null && !receive.buffer.isDevice() &&
+            source.layout().copyRows(source.baseAddress(), receive.compiled, receive.buffer.baseAddress());
     }
 
     /**

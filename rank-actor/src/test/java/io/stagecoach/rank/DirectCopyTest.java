@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Messages sent from memory of {@link Communicator#allocate(long)} to a rank of the same node: a scattered one
  * whose blocks are long enough is copied by the receiver straight out of the send buffer (into a contiguous receive
- * buffer, or unpacked into a scattered one, posted before or after the message came); a column of floats is still
+ * buffer, row to row into rows alike, or unpacked into other scattered ones, posted before or after the message
+ * came); a column of floats is still
  * packed; with reads off the message goes through CTS and DATA. The counters tell which path a message took. Then
  * allocate and free themselves: errors, and memory outside the arena where it has no room.
  */
@@ -111,7 +112,23 @@ class DirectCopyTest
             late.await(TIMEOUT);
             assertRowsArrived(grid, 7, ghost2.position(0), 1, false);
 
-            assertEquals(3, counter(job, 1, 0, DIRECT_COPIES));
+            final Datatype halfRows = Datatype.vector(2 * N, N / 2, N, Datatype.FLOAT).commit();
+            final ByteBuffer halves = ByteBuffer.allocateDirect(2 * N * N * Float.BYTES).order(ByteOrder.nativeOrder());
+            final Request unalike = job.rank(1).irecv(halves, 1, halfRows, 0, 4);
+            sender.send(out, 1, face, 1, 4);
+            unalike.await(TIMEOUT);
+            for (int z = 0; z < N; z++)
+            {
+                for (int x = 0; x < N; x++)
+                {
+                    final int half = (z * N + x) / (N / 2);
+                    final int at = half * N + (z * N + x) % (N / 2);
+                    assertEquals(grid.getFloat(((z * N + 5) * N + x) * Float.BYTES), halves.getFloat(at * Float.BYTES),
+                        "z " + z + " x " + x);
+                }
+            }
+
+            assertEquals(4, counter(job, 1, 0, DIRECT_COPIES));
             assertEquals(0, counter(job, 1, 0, ARENA_COPIES));
             sender.free(grid);
         }

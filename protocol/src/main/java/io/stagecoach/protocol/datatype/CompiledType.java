@@ -208,6 +208,47 @@ public final class CompiledType
     }
 
     /**
+     * Copies one instance of this type at {@code srcAddress} straight into one instance of {@code to} at
+     * {@code dstAddress}, without a packed stream between them, where both are rows: a vector of equal blocks (a
+     * halo face's rows on both sides), with as many rows of the same length. One strided copy.
+     *
+     * @param srcAddress where displacement 0 of this type's instance is.
+     * @param to         the destination's type.
+     * @param dstAddress where displacement 0 of its instance is.
+     * @return true when copied; false when the two are not rows alike, and nothing was touched.
+     */
+    public boolean copyRows(final long srcAddress, final CompiledType to, final long dstAddress)
+    {
+        if (!isRows() || !to.isRows() || code[COUNT] != to.code[COUNT] ||
+            code[NODE_LONGS + PACKED] != to.code[NODE_LONGS + PACKED])
+        {
+            return false;
+        }
+        final long rows = code[COUNT];
+        final long rowBytes = code[NODE_LONGS + PACKED];
+        final long src = srcAddress + code[OFFSET] + code[NODE_LONGS + OFFSET];
+        final long dst = dstAddress + to.code[OFFSET] + to.code[NODE_LONGS + OFFSET];
+        if (NativeCopier.takes(null, null, rowBytes, rows))
+        {
+            NativeCopier.gather(null, src, code[STRIDE], null, dst, to.code[STRIDE], rowBytes, rows);
+        }
+        else
+        {
+            for (long row = 0; row < rows; row++)
+            {
+                Memory.copy(null, src + row * code[STRIDE], null, dst + row * to.code[STRIDE], rowBytes);
+            }
+        }
+        return true;
+    }
+
+    private boolean isRows()
+    {
+        return nodeCount == 2 && code[KIND] == KIND_VECTOR && code[CHILD] == 1 &&
+            code[NODE_LONGS + KIND] == KIND_BLOCK;
+    }
+
+    /**
      * Packs bytes [packedOffset, packedOffset + lengthBytes) of the packed stream of {@code count} instances at
      * {@code srcAddress} into {@code lengthBytes} bytes at {@code dstAddress}.
      *

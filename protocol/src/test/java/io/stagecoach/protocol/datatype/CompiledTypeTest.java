@@ -1,5 +1,9 @@
 package io.stagecoach.protocol.datatype;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import org.agrona.BufferUtil;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -134,5 +138,35 @@ class CompiledTypeTest
     private static CompiledType compile(final Datatype type)
     {
         return type.commit().compiled();
+    }
+
+    @Test
+    void shouldCopyRowsToRowsAlikeAndRefuseOthers()
+    {
+        final CompiledType from = Datatype.vector(8, 16, 64, Datatype.FLOAT).commit().compiled();
+        final CompiledType to = Datatype.vector(8, 16, 24, Datatype.FLOAT).commit().compiled();
+        final CompiledType shorter = Datatype.vector(16, 8, 24, Datatype.FLOAT).commit().compiled();
+        final ByteBuffer source = ByteBuffer.allocateDirect(8 * 64 * 4).order(ByteOrder.nativeOrder());
+        for (int i = 0; i < 8 * 64; i++)
+        {
+            source.putFloat(i * 4, i);
+        }
+        final ByteBuffer target = ByteBuffer.allocateDirect(8 * 24 * 4).order(ByteOrder.nativeOrder());
+        final long src = BufferUtil.address(source);
+        final long dst = BufferUtil.address(target);
+        assertTrue(from.copyRows(src, to, dst));
+        for (int row = 0; row < 8; row++)
+        {
+            for (int x = 0; x < 16; x++)
+            {
+                assertEquals(row * 64 + x, target.getFloat((row * 24 + x) * 4), "row " + row + " x " + x);
+            }
+            assertEquals(0f, target.getFloat((row * 24 + 16) * 4), "gap after row " + row);
+        }
+        target.clear();
+        final ByteBuffer before = ByteBuffer.allocateDirect(target.capacity());
+        before.put(target.duplicate()).flip();
+        assertFalse(from.copyRows(src, shorter, dst));
+        assertEquals(before, target);
     }
 }
