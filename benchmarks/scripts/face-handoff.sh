@@ -30,9 +30,13 @@ mkdir -p "$(dirname "${binary}")"
 cc -O2 -std=c11 -Wall -Wextra -Werror -pthread -o "${binary}" benchmarks/peers/face_handoff.c
 
 echo "# face-handoff: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+pairs=""
+for pair in ${CPU_PAIRS}; do
+    pair="${pair//LAST/${last_cpu}}"
+    [[ " ${pairs} " == *" ${pair} "* ]] || pairs="${pairs} ${pair}"
+done
 for round in $(seq 1 "${ROUNDS}"); do
-    for pair in ${CPU_PAIRS}; do
-        pair="${pair//LAST/${last_cpu}}"
+    for pair in ${pairs}; do
         for grid in ${GRIDS}; do
             echo "## round ${round}, grid ${grid}, cpus ${pair}"
             nice -n "${NICE}" "${binary}" --grid "${grid}" --chunk "${CHUNK}" --cpus "${pair}"
