@@ -33,6 +33,8 @@ import io.stagecoach.rank.bootstrap.RendezvousClient;
  * <tr><td>stagecoach.connect.timeout.ms</td><td>30000</td><td>wait for every rank at start</td></tr>
  * <tr><td>stagecoach.liveness.timeout.ms</td><td>1000</td><td>grace for a peer whose inbox vanished</td></tr>
  * <tr><td>stagecoach.idle</td><td>backoff</td><td>how waiting threads idle: backoff, yield, spin</td></tr>
+ * <tr><td>stagecoach.shared.arena.bytes</td><td>1 GiB</td><td>the rank's shared arena (sparse): packed scattered
+ * sends and the memory of {@code Communicator.allocate}; 0 for none</td></tr>
  * <tr><td>stagecoach.same.node.reads</td><td>true</td><td>large same-node messages read from the sender's memory
  * (one copy) instead of streamed through the log buffer</td></tr>
  * <tr><td>stagecoach.ipc.term.length, stagecoach.ipc.mtu</td><td>1 MiB, 65504</td><td>IPC streams</td></tr>
@@ -509,11 +511,13 @@ public final class StagecoachContext
     }
 
     /**
-     * @param bytes length of the shared send arena, a file in the node's media driver directory that same-node peers
+     * @param bytes length of the shared arena, a file in the node's media driver directory that same-node peers
      *              map (default {@link #DEFAULT_SHARED_ARENA_BYTES}, pages used only as buffers are first written): a
      *              scattered message is packed whole into it and the receiver unpacks it from its own mapping, one
-     *              copy on each side and no system call; 0 turns it off, and such messages are read with
-     *              {@code process_vm_readv} instead. Needs {@link #sameNodeReads()}.
+     *              copy on each side and no system call, and {@link Communicator#allocate(long)} takes memory from it,
+     *              out of which a receiver copies scattered messages straight; 0 turns it off, such messages are
+     *              read with {@code process_vm_readv} instead and allocate returns ordinary memory. Needs
+     *              {@link #sameNodeReads()}.
      * @return this.
      */
     public StagecoachContext sharedArenaBytes(final long bytes)
