@@ -262,9 +262,8 @@ final class Delivery
      * the sender's layout over this process's mapping of the buffer, packing into the receive buffer where it is
      * contiguous, row to row where both sides are rows alike, and otherwise {@link #DIRECT_CHUNK_BYTES} at a time
      * into a pooled buffer that stays in the cache, unpacked at once (two bulk copies per chunk cost less than a call
-     * per block). One copy between the processes, where packing into
-     * the arena and unpacking out of it take two. A description that cannot be mapped or read turns same-node
-     * transfers from that peer to CTS and DATA.
+     * per block). One copy between the processes, where packing into the arena and unpacking out of it take two. A
+     * description that cannot be mapped or read turns same-node transfers from that peer to CTS and DATA.
      *
      * @return true when the transfer is over: every byte arrived, or unpacking them failed the receive; false when
      * the description could not be read.
