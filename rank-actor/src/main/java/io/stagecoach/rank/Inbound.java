@@ -11,6 +11,7 @@ import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.protocol.wire.FinFlyweight;
 import io.stagecoach.protocol.wire.MessageHeaderFlyweight;
 import io.stagecoach.protocol.wire.MessageType;
+import io.stagecoach.protocol.wire.ShortEagerFlyweight;
 import org.agrona.DirectBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +42,7 @@ final class Inbound implements FragmentHandler
     private final FinFlyweight fin = new FinFlyweight();
     private final ErrorFlyweight error = new ErrorFlyweight();
     private final AckFlyweight ack = new AckFlyweight();
+    private final ShortEagerFlyweight shortEager = new ShortEagerFlyweight();
     private AeronTransport transport;
 
     Inbound(
@@ -88,6 +90,11 @@ final class Inbound implements FragmentHandler
             return;
         }
         header.wrap(buffer, offset, length);
+        if (header.type() == MessageType.EAGER_SHORT)
+        {
+            onShortEager(peer, buffer, offset, length);
+            return;
+        }
         if (header.sourceRank() != sessionRank || header.destinationRank() != rank)
         {
             liveness.protocolError(peer, MessageType.name(header.type()) + " names source " +
@@ -154,6 +161,34 @@ final class Inbound implements FragmentHandler
             envelope.transferId(), envelope.packedBytes(), envelope.signature(0), envelope.signature(1),
             envelope.signature(2), delivery.payloadAddress(buffer, offset + EnvelopeFlyweight.HEADER_LENGTH,
             (int)envelope.packedBytes()));
+    }
+
+    /**
+     * An EAGER_SHORT message: its source is the session's rank, its sequence the one due with the low 32 bits it
+     * carries, its signature's size its payload's length; it returns no credit.
+     */
+    private void onShortEager(final Peer peer, final DirectBuffer buffer, final int offset, final int length)
+    {
+        shortEager.wrap(buffer, offset, length);
+        if (!inSequence(peer, shortEager.sequence(peer.expectedSequence)))
+        {
+            return;
+        }
+        final int packedBytes = shortEager.payloadLength();
+        final ReceiveOperation receive = queues.takePosted(peer.rank, shortEager.tag(), shortEager.contextId());
+        if (receive == null)
+        {
+            final byte[] payload = new byte[packedBytes];
+            buffer.getBytes(offset + ShortEagerFlyweight.HEADER_LENGTH, payload);
+            queues.addUnexpected(new UnexpectedMessage(MessageType.EAGER, peer.rank, shortEager.tag(),
+                shortEager.contextId(), false, 0, packedBytes, shortEager.signatureHash(),
+                shortEager.signatureLength(), packedBytes, payload, length));
+            return;
+        }
+        peer.owedCreditBytes += length;
+        delivery.deliverEager(receive, peer, shortEager.tag(), false, 0, packedBytes, shortEager.signatureHash(),
+            shortEager.signatureLength(), packedBytes,
+            delivery.payloadAddress(buffer, offset + ShortEagerFlyweight.HEADER_LENGTH, packedBytes));
     }
 
     private void onRts(final Peer peer, final DirectBuffer buffer, final int offset, final int length)

@@ -382,7 +382,7 @@ final class Outbound
         if (type == MessageType.EAGER)
         {
             peer.eagerSends++;
-            peer.eagerCreditBytes -= WireSender.eagerLength(send.packedBytes);
+            peer.eagerCreditBytes -= WireSender.eagerFrameLength(send);
             if (!send.synchronous)
             {
                 send.releaseStaged();

@@ -13,6 +13,7 @@ import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.protocol.wire.FinFlyweight;
 import io.stagecoach.protocol.wire.MessageHeaderFlyweight;
 import io.stagecoach.protocol.wire.MessageType;
+import io.stagecoach.protocol.wire.ShortEagerFlyweight;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -42,6 +43,7 @@ final class WireSender
     private final FinFlyweight fin = new FinFlyweight();
     private final ErrorFlyweight error = new ErrorFlyweight();
     private final AckFlyweight ack = new AckFlyweight();
+    private final ShortEagerFlyweight shortEager = new ShortEagerFlyweight();
 
     WireSender(final int rank, final int eagerThresholdBytes)
     {
@@ -54,6 +56,24 @@ final class WireSender
     static int eagerLength(final long packedBytes)
     {
         return EnvelopeFlyweight.HEADER_LENGTH + (int)packedBytes;
+    }
+
+    /**
+     * @return whether an eager send goes as EAGER_SHORT: a standard-mode send of at most 8 bytes, one cache line with
+     * its frame.
+     */
+    static boolean isShortEager(final SendOperation send)
+    {
+        return !send.synchronous && ShortEagerFlyweight.fits(send.packedBytes, send.signature.length);
+    }
+
+    /**
+     * @return bytes an eager send takes on the wire, and so of the destination's eager credit.
+     */
+    static int eagerFrameLength(final SendOperation send)
+    {
+        return isShortEager(send) ? ShortEagerFlyweight.HEADER_LENGTH + (int)send.packedBytes :
+            eagerLength(send.packedBytes);
     }
 
     /**
@@ -73,6 +93,10 @@ final class WireSender
 
     int sendEnvelope(final Peer peer, final SendOperation send, final int type, final long sequence)
     {
+        if (type == MessageType.EAGER && isShortEager(send))
+        {
+            return sendShortEager(peer, send, sequence);
+        }
         final boolean readable = type == MessageType.RTS && peer.readable && send.readableAddress() != 0;
         final int length = type == MessageType.EAGER ? eagerLength(send.packedBytes) :
             readable ? EnvelopeFlyweight.READABLE_LENGTH : EnvelopeFlyweight.HEADER_LENGTH;
@@ -107,6 +131,34 @@ final class WireSender
             throw ex;
         }
         return finish(peer, claimed, length);
+    }
+
+    /**
+     * An EAGER_SHORT message: no credit rides on it, so what this rank owes the peer waits for the next message that
+     * carries it, or a CREDIT.
+     */
+    private int sendShortEager(final Peer peer, final SendOperation send, final long sequence)
+    {
+        final int length = ShortEagerFlyweight.HEADER_LENGTH + (int)send.packedBytes;
+        final long result = peer.publication.tryClaim(length, claim);
+        if (result < 0)
+        {
+            return outcome(result);
+        }
+        try
+        {
+            shortEager.wrap(claim.buffer(), claim.offset(), length)
+                .write(send.contextId, send.tag, sequence, send.signature.hash, send.signature.length);
+            send.packInto(0, (int)send.packedBytes,
+                claim.buffer().addressOffset() + claim.offset() + ShortEagerFlyweight.HEADER_LENGTH);
+        }
+        catch (final RuntimeException ex)
+        {
+            claim.abort();
+            throw ex;
+        }
+        claim.commit();
+        return SENT;
     }
 
     int sendData(final Peer peer, final SendOperation send, final int lengthBytes)

@@ -200,7 +200,11 @@ public class MessageHeaderFlyweight
             return MessageType.name(type) + " message of " + length + " bytes is shorter than its " +
                 minimumLength + "-byte fixed part";
         }
-        final long declaredLength = declaredLength(type, buffer, offset);
+        if (type == MessageType.EAGER_SHORT && length > ShortEagerFlyweight.MAX_LENGTH)
+        {
+            return "EAGER_SHORT message of " + length + " bytes is longer than " + ShortEagerFlyweight.MAX_LENGTH;
+        }
+        final long declaredLength = type == MessageType.EAGER_SHORT ? length : declaredLength(type, buffer, offset);
         if (declaredLength < minimumLength || declaredLength > length)
         {
             return MessageType.name(type) + " message declares " + declaredLength + " bytes but has " + length;

@@ -24,9 +24,11 @@ public final class MessageType
     public static final int CREDIT = 8;
     /** The sending rank is closing in an orderly way: nothing more will come from it. */
     public static final int BYE = 9;
+    /** An {@link #EAGER} message of at most 8 bytes in one cache line with its frame ({@link ShortEagerFlyweight}). */
+    public static final int EAGER_SHORT = 10;
 
     private static final String[] NAMES =
-        { "UNKNOWN", "EAGER", "RTS", "CTS", "DATA", "FIN", "ERROR", "ACK", "CREDIT", "BYE" };
+        { "UNKNOWN", "EAGER", "RTS", "CTS", "DATA", "FIN", "ERROR", "ACK", "CREDIT", "BYE", "EAGER_SHORT" };
 
     private MessageType()
     {
@@ -65,6 +67,8 @@ public final class MessageType
             case CREDIT:
             case BYE:
                 return MessageHeaderFlyweight.HEADER_LENGTH;
+            case EAGER_SHORT:
+                return ShortEagerFlyweight.HEADER_LENGTH;
             default:
                 return -1;
         }

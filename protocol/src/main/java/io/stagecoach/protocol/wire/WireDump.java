@@ -25,6 +25,13 @@ public final class WireDump
         {
             return "MALFORMED(" + problem + ")";
         }
+        if ((buffer.getByte(offset + MessageHeaderFlyweight.TYPE_OFFSET) & 0xFF) == MessageType.EAGER_SHORT)
+        {
+            final ShortEagerFlyweight eager = new ShortEagerFlyweight().wrap(buffer, offset, length);
+            return "EAGER_SHORT ctx=" + eager.contextId() + " tag=" + eager.tag() + " seq32=" + eager.sequence(0) +
+                " bytes=" + eager.payloadLength() + " sig=[0x" + Long.toHexString(eager.signatureHash()) + "," +
+                eager.signatureLength() + "," + eager.payloadLength() + "]";
+        }
         final MessageHeaderFlyweight header = new MessageHeaderFlyweight().wrap(buffer, offset, length);
         final StringBuilder text = new StringBuilder(96)
             .append(MessageType.name(header.type())).append(' ')

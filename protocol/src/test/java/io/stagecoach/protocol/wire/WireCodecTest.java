@@ -17,6 +17,34 @@ class WireCodecTest
     private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
 
     @Test
+    void shouldRoundTripAShortEagerMessageInOneLineWithItsFrame()
+    {
+        final ShortEagerFlyweight eager = new ShortEagerFlyweight();
+        final int length = ShortEagerFlyweight.HEADER_LENGTH + 8;
+        eager.wrap(buffer, OFFSET, length).write(3, 42, 0x1_0000_0007L, 0x1234_5678_9ABC_DEF0L, 2);
+        buffer.putLong(OFFSET + ShortEagerFlyweight.HEADER_LENGTH, 99L);
+        assertNull(MessageHeaderFlyweight.validate(buffer, OFFSET, length));
+        assertEquals(32 + length, 64, "Aeron's 32-byte frame header and the message fill one cache line");
+
+        final ShortEagerFlyweight read = new ShortEagerFlyweight().wrap(buffer, OFFSET, length);
+        assertEquals(3, read.contextId());
+        assertEquals(42, read.tag());
+        assertEquals(0x1_0000_0007L, read.sequence(0x1_0000_0007L));
+        assertEquals(0x2_0000_0007L, read.sequence(0x2_0000_0007L), "the high bits come from the sequence due");
+        assertEquals(0x1234_5678_9ABC_DEF0L, read.signatureHash());
+        assertEquals(2, read.signatureLength());
+        assertEquals(8, read.payloadLength());
+        assertEquals(99L, buffer.getLong(OFFSET + ShortEagerFlyweight.HEADER_LENGTH));
+        assertTrue(WireDump.describe(buffer, OFFSET, length).startsWith("EAGER_SHORT ctx=3 tag=42 seq32=7 bytes=8"),
+            WireDump.describe(buffer, OFFSET, length));
+
+        assertTrue(MessageHeaderFlyweight.validate(buffer, OFFSET, length + 1).contains("longer than 32"));
+        assertTrue(MessageHeaderFlyweight.validate(buffer, OFFSET, 20).contains("shorter"));
+        assertTrue(ShortEagerFlyweight.fits(8, 255));
+        assertTrue(!ShortEagerFlyweight.fits(9, 1) && !ShortEagerFlyweight.fits(8, 256));
+    }
+
+    @Test
     void shouldRoundTripEagerEnvelopeWithPayload()
     {
         final EnvelopeFlyweight encoder = new EnvelopeFlyweight().wrap(buffer, OFFSET);
