@@ -3,6 +3,8 @@ package io.stagecoach.benchmarks.omb;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.stagecoach.rank.bootstrap.LaunchEnvironment;
+
 /**
  * The command line of the OMB-style programs, shaped like OMB's own:
  * <pre>
@@ -33,6 +35,15 @@ final class BenchmarkOptions
 
     static BenchmarkOptions parse(final String program, final String[] args)
     {
+        if (wantsHelp(args))
+        {
+            if (!"0".equals(System.getenv().getOrDefault(LaunchEnvironment.RANK, "0")))
+            {
+                System.exit(0);
+            }
+            System.out.println(usage(program));
+            System.exit(0);
+        }
         final BenchmarkOptions options = new BenchmarkOptions();
         int i = 0;
         if (args.length >= 2 && !args[0].startsWith("--"))
@@ -61,6 +72,34 @@ final class BenchmarkOptions
                 " is larger than --max-size " + options.maxSizeBytes);
         }
         return options;
+    }
+
+    /**
+     * @return whether the arguments ask for the usage ({@code --help} or {@code -h}), which rank 0 prints.
+     */
+    static boolean wantsHelp(final String[] args)
+    {
+        for (final String arg : args)
+        {
+            if ("--help".equals(arg) || "-h".equals(arg))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static String usage(final String program)
+    {
+        return "usage: stagecoach run -n 2 " + program + " [H|D H|D] [--min-size BYTES] [--max-size BYTES] " +
+            "[--iterations N] [--skip N] [--window N] [--grids 128,256] [--warm-up ROUND_TRIPS] [" + PERCENTILES +
+            "]\n  H|D H|D: where rank 0's and rank 1's buffers live (host or device memory), default H H\n" +
+            "  --min-size, --max-size: message sizes, 1 B to " + MAX_SIZE_BYTES + " B (latency, bw, bibw)\n" +
+            "  --iterations, --skip: timed and untimed iterations per size (OMB's counts when left out)\n" +
+            "  --window: messages in flight per window, at most " + MAX_WINDOW + " (bw, bibw; default 64)\n" +
+            "  --grids: edges of the n^3 float grids, 4 to " + MAX_GRID + " (halo; default 128,256)\n" +
+            "  --warm-up: untimed round trips before the first size, 0 for none (default 20000)\n" +
+            "  " + PERCENTILES + ": also the median and the 99th percentile (latency, halo)";
     }
 
     private void set(final String program, final String name, final String value)

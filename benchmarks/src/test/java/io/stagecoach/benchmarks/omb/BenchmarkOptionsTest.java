@@ -11,6 +11,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BenchmarkOptionsTest
 {
     @Test
+    void shouldRecogniseAskingForTheUsageAndNameEveryOption()
+    {
+        assertTrue(BenchmarkOptions.wantsHelp(new String[]{ "H", "H", "--help" }));
+        assertTrue(BenchmarkOptions.wantsHelp(new String[]{ "-h" }));
+        assertFalse(BenchmarkOptions.wantsHelp(new String[]{ "--grids", "128" }));
+        final String usage = BenchmarkOptions.usage("halo");
+        for (final String option : new String[]{ "stagecoach run -n 2 halo", "--min-size", "--max-size",
+            "--iterations", "--skip", "--window", "--grids", "--warm-up", "--percentiles" })
+        {
+            assertTrue(usage.contains(option), option);
+        }
+    }
+
+    @Test
     void shouldDefaultToHostBuffersAndOmbSizes()
     {
         final BenchmarkOptions options = BenchmarkOptions.parse("latency", new String[0]);
