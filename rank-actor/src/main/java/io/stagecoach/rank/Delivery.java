@@ -27,6 +27,9 @@ final class Delivery
 {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressEngine.class);
 
+    /** Bytes packed out of a sender's buffer and unpacked at a time, where the receive type scatters them. */
+    static final long DIRECT_CHUNK_BYTES = 16 * 1024;
+
     private final int rank;
     private final EngineSettings settings;
     private final StagingRequests staging;
@@ -36,9 +39,6 @@ final class Delivery
     private final PeerLiveness liveness;
     private final Outbound outbound;
     private final HostBufferPool hostBuffers;
-    /** Bytes packed out of a sender's buffer and unpacked at a time, where the receive type scatters them. */
-    static final long DIRECT_CHUNK_BYTES = 16 * 1024;
-
     private final UnsafeBuffer scratch;
     private PeerArenas peerArenas;
 

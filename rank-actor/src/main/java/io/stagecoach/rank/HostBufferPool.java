@@ -84,14 +84,6 @@ final class HostBufferPool
         return shared != null ? shared.offsetOf(address) : -1;
     }
 
-    /**
-     * @return this rank's shared arena, null where there is none.
-     */
-    SharedArena arena()
-    {
-        return arena;
-    }
-
     synchronized long retainedBytes()
     {
         return retainedBytes;

@@ -3,7 +3,6 @@ package io.stagecoach.protocol.wire;
 import java.nio.ByteOrder;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -114,21 +113,5 @@ public final class ShortEagerFlyweight
     public int payloadLength()
     {
         return length - HEADER_LENGTH;
-    }
-
-    /**
-     * @return the address of the payload.
-     */
-    public long payloadAddress()
-    {
-        return buffer.addressOffset() + HEADER_LENGTH;
-    }
-
-    /**
-     * @return the buffer the payload lies in, for copies out of a heap buffer.
-     */
-    public MutableDirectBuffer buffer()
-    {
-        return buffer;
     }
 }
