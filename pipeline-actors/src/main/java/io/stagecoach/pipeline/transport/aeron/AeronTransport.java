@@ -29,6 +29,11 @@ public final class AeronTransport implements AutoCloseable
 {
     /** Interval between the Aeron client's keep-alives to the media driver. */
     public static final long KEEP_ALIVE_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(250);
+    /**
+     * How long the client waits for the media driver's heartbeat before it gives up on the driver: long enough for
+     * a pause of the process that runs the driver (the launcher's JVM, or a rank's for an embedded driver).
+     */
+    public static final long DRIVER_TIMEOUT_MS = TimeUnit.SECONDS.toMillis(20);
 
     private static final Logger LOG = LoggerFactory.getLogger(AeronTransport.class);
 
@@ -83,6 +88,7 @@ public final class AeronTransport implements AutoCloseable
             .aeronDirectoryName(context.aeronDirectoryName())
             .clientName("stagecoach-rank-" + context.rank())
             .keepAliveIntervalNs(KEEP_ALIVE_INTERVAL_NS)
+            .driverTimeoutMs(DRIVER_TIMEOUT_MS)
             .errorHandler(errorHandler)
             .subscriberErrorHandler(errorHandler));
         try

@@ -10,18 +10,27 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A media driver inside this process, with its own directory, for single-process use and tests. Tuned for small
- * machines: one shared agent thread that backs off to short parks when idle, and short liveness timeouts so that
- * a rank that stops is noticed within about a second.
+ * machines: one shared agent thread that backs off to short parks when idle. Its liveness timeouts outlast pauses
+ * that are normal in a JVM (a garbage collection, a safepoint behind a large allocation, a page-fault storm, a
+ * SIGSTOP of a few seconds): a rank that dies is detected from facts instead (its process exited, its stream
+ * ended), not from a missed keep-alive.
  */
 public final class EmbeddedMediaDriver implements AutoCloseable
 {
     /**
      * How long a client may go without a keep-alive before the driver drops its publications; clients of
-     * {@link AeronTransport} send one every {@link AeronTransport#KEEP_ALIVE_INTERVAL_NS}.
+     * {@link AeronTransport} send one every {@link AeronTransport#KEEP_ALIVE_INTERVAL_NS}. It is also the longest a
+     * client's conductor may go between duty cycles before the client closes itself, so it must outlast any pause
+     * of the client's JVM: twice Aeron's default, so that a 10 s pause leaves the job running.
      */
-    public static final long CLIENT_LIVENESS_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(1000);
-    /** How long a network image may go without data or heartbeat before it is unavailable. */
-    public static final long IMAGE_LIVENESS_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(1000);
+    public static final long CLIENT_LIVENESS_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(20);
+    /** How long a network image may go without data or heartbeat before it is unavailable (twice Aeron's default). */
+    public static final long IMAGE_LIVENESS_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(20);
+    /**
+     * How long a publication may stay blocked by a producer that claimed space and stopped before the driver unblocks
+     * it: longer than {@link #CLIENT_LIVENESS_TIMEOUT_NS}, as Aeron requires.
+     */
+    public static final long PUBLICATION_UNBLOCK_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(30);
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedMediaDriver.class);
 
@@ -44,9 +53,8 @@ public final class EmbeddedMediaDriver implements AutoCloseable
     }
 
     /**
-     * Launches a driver in a fresh directory, deleted on close, with a longer client liveness: for jobs on a machine
-     * so loaded that a client's conductor thread may go unscheduled for over a second, at the price of noticing a
-     * rank that stops that much later.
+     * Launches a driver in a fresh directory, deleted on close, with another client liveness timeout (tests of what
+     * happens when a client stops for longer than the default).
      *
      * @param directoryName           the driver's directory; an existing one is deleted first.
      * @param clientLivenessTimeoutNs how long a client may go without a keep-alive; also the longest its conductor
@@ -65,7 +73,7 @@ public final class EmbeddedMediaDriver implements AutoCloseable
             .clientLivenessTimeoutNs(clientLivenessTimeoutNs)
             .imageLivenessTimeoutNs(IMAGE_LIVENESS_TIMEOUT_NS)
             .publicationUnblockTimeoutNs(
-                Math.max(TimeUnit.SECONDS.toNanos(3), clientLivenessTimeoutNs + TimeUnit.SECONDS.toNanos(2)))
+                Math.max(PUBLICATION_UNBLOCK_TIMEOUT_NS, clientLivenessTimeoutNs + TimeUnit.SECONDS.toNanos(10)))
             .publicationLingerTimeoutNs(TimeUnit.MILLISECONDS.toNanos(200))
             .timerIntervalNs(TimeUnit.MILLISECONDS.toNanos(10))
             .termBufferSparseFile(true)
