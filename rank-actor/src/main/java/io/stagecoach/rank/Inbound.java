@@ -9,6 +9,7 @@ import io.stagecoach.protocol.wire.DataFlyweight;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.protocol.wire.FinFlyweight;
+import io.stagecoach.protocol.wire.HelloFlyweight;
 import io.stagecoach.protocol.wire.MessageHeaderFlyweight;
 import io.stagecoach.protocol.wire.MessageType;
 import io.stagecoach.protocol.wire.ShortEagerFlyweight;
@@ -43,6 +44,8 @@ final class Inbound implements FragmentHandler
     private final ErrorFlyweight error = new ErrorFlyweight();
     private final AckFlyweight ack = new AckFlyweight();
     private final ShortEagerFlyweight shortEager = new ShortEagerFlyweight();
+    private final HelloFlyweight hello = new HelloFlyweight();
+    private final Outbound outbound;
     private AeronTransport transport;
 
     Inbound(
@@ -52,7 +55,8 @@ final class Inbound implements FragmentHandler
         final Transfers transfers,
         final Completions completions,
         final PeerLiveness liveness,
-        final Delivery delivery)
+        final Delivery delivery,
+        final Outbound outbound)
     {
         this.rank = rank;
         this.settings = settings;
@@ -61,6 +65,7 @@ final class Inbound implements FragmentHandler
         this.completions = completions;
         this.liveness = liveness;
         this.delivery = delivery;
+        this.outbound = outbound;
     }
 
     /**
@@ -81,6 +86,7 @@ final class Inbound implements FragmentHandler
         final Peer peer = liveness.peer(sessionRank);
         if (peer.isGone())
         {
+            onLeftPeer(peer, buffer, offset, length);
             return;
         }
         final String problem = MessageHeaderFlyweight.validate(buffer, offset, length);
@@ -133,12 +139,40 @@ final class Inbound implements FragmentHandler
                 onAck(peer, ack.wrap(buffer, offset, length));
                 break;
             case MessageType.BYE:
-                peer.closed = true;
-                liveness.peerGone(peer, "closed its communicator");
+                onBye(peer);
+                break;
+            case MessageType.BYE_ACK:
+                peer.byeAcknowledged = true;
+                break;
+            case MessageType.HELLO:
+                hello.wrap(buffer, offset, length);
+                liveness.helloArrived(peer, hello.pid(), hello.startTimeMs());
                 break;
             default:
                 break;
         }
+    }
+
+    /**
+     * A peer that said BYE sends nothing but the BYE_ACK of this rank's own BYE; anything else from a gone peer is
+     * dropped.
+     */
+    private void onLeftPeer(final Peer peer, final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (peer.closed && MessageHeaderFlyweight.validate(buffer, offset, length) == null &&
+            header.wrap(buffer, offset, length).type() == MessageType.BYE_ACK)
+        {
+            peer.byeAcknowledged = true;
+        }
+    }
+
+    /**
+     * The peer leaves: what waits on it fails, and a BYE_ACK tells it that everything it sent before has been read.
+     */
+    private void onBye(final Peer peer)
+    {
+        liveness.peerClosed(peer);
+        outbound.control(peer, new ControlMessage(MessageType.BYE_ACK, 0, 0, 0, 0, 0, null));
     }
 
     private void onEager(final Peer peer, final DirectBuffer buffer, final int offset, final int length)

@@ -206,8 +206,9 @@ final class Outbound
     }
 
     /**
-     * One duty cycle's output to a live peer: held control messages, queued sends, DATA of streaming transfers, and
-     * a CREDIT message when enough credit is owed and no other message carries it.
+     * One duty cycle's output to a peer: held control messages (to a peer that said BYE too, which waits for its
+     * BYE_ACK), queued sends, DATA of streaming transfers, and a CREDIT message when enough credit is owed and no
+     * other message carries it.
      *
      * @return work done.
      */
@@ -218,7 +219,7 @@ final class Outbound
         {
             workCount += flushControl(peer) + emitPending(peer) + streamData(peer);
         }
-        if (peer.owedCreditBytes >= settings.creditFlushBytes() && peer.control.isEmpty() &&
+        if (peer.owedCreditBytes >= settings.creditFlushBytes() && peer.control.isEmpty() && !peer.isGone() &&
             sender.sendHeaderOnly(peer, MessageType.CREDIT) == WireSender.SENT)
         {
             workCount++;
@@ -256,39 +257,35 @@ final class Outbound
     }
 
     /**
-     * Drops what waits to go to each live peer and sends it a BYE, retrying against back-pressure until every BYE
-     * is out or the timeout passes. Runs on the closing thread.
+     * Sends a HELLO to every other peer: this rank hears all of them and reaches all of them. One reported dead
+     * gets it too, where its inbox is still connected: a report is no reason to keep a live rank from starting.
      *
-     * @param timeoutNs how long to retry.
+     * @param pid         this rank's process id.
+     * @param startTimeMs when its process started, in milliseconds since the epoch, 0 when unknown.
      */
-    void sayGoodbye(final long timeoutNs)
+    void sayHello(final long pid, final long startTimeMs)
     {
-        final Peer[] peers = liveness.peers();
-        for (final Peer peer : peers)
+        for (final Peer peer : liveness.peers())
+        {
+            if (peer.rank != rank)
+            {
+                control(peer, new ControlMessage(MessageType.HELLO, pid, startTimeMs, 0, 0, 0, null));
+            }
+        }
+    }
+
+    /**
+     * Sends a BYE to every other peer still there, after everything sent to it before; back-pressure holds a BYE
+     * back like any control message, for the duty cycles that follow. Runs once every request in flight has failed.
+     */
+    void sayGoodbye()
+    {
+        for (final Peer peer : liveness.peers())
         {
             if (peer.rank != rank && !peer.isGone())
             {
-                peer.pending.clear();
-                peer.streaming.clear();
+                peer.byeSent = true;
                 control(peer, new ControlMessage(MessageType.BYE, 0, 0, 0, 0, 0, null));
-            }
-        }
-        final long deadlineNs = System.nanoTime() + timeoutNs;
-        boolean flushed = false;
-        while (!flushed && System.nanoTime() - deadlineNs < 0)
-        {
-            flushed = true;
-            for (final Peer peer : peers)
-            {
-                if (!peer.isGone())
-                {
-                    flushControl(peer);
-                    flushed &= peer.control.isEmpty();
-                }
-            }
-            if (!flushed)
-            {
-                Thread.yield();
             }
         }
     }

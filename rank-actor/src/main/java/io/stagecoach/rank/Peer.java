@@ -9,7 +9,8 @@ import io.stagecoach.protocol.wire.DataFlyweight;
  * What one rank knows of a peer (itself included): the publication to its inbox, sequence numbers both ways,
  * eager credit both ways, the sends waiting to go to it in order, the rendezvous transfers streaming to it, control
  * messages held back by back-pressure, whether large messages from and to it may be read straight out of the
- * sender's memory (same node), and whether it is gone.
+ * sender's memory (same node), whether it runs on this node, where it stands in the HELLO and BYE handshakes, and
+ * whether it is gone, or lost.
  */
 final class Peer
 {
@@ -32,6 +33,11 @@ final class Peer
     int owedCreditBytes;
     boolean closed;
     boolean readable;
+    boolean local;
+    boolean lost;
+    boolean helloArrived;
+    boolean byeSent;
+    boolean byeAcknowledged;
     String goneReason;
     long inboxLostAtNs = -1;
     String inboxLostReason;

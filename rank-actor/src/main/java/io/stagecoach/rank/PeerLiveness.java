@@ -1,7 +1,9 @@
 package io.stagecoach.rank;
 
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Iterator;
+import java.util.StringJoiner;
 import java.util.function.Predicate;
 
 import org.slf4j.Logger;
@@ -11,9 +13,11 @@ import static io.stagecoach.rank.EngineErrors.closedError;
 import static io.stagecoach.rank.EngineErrors.goneError;
 
 /**
- * The peers of the engine and their liveness: a peer is lost when the launcher reports it dead, its stream ends,
- * its inbox disconnects and no goodbye follows within the liveness timeout, it breaks the protocol or it says
- * goodbye. Losing a peer fails every request that waits on it, naming it; closing the engine fails everything.
+ * The peers of the engine and their liveness, from facts: a peer is lost when the launcher reports it dead, its
+ * process on this node is gone, its stream ends, its inbox disconnects and no goodbye follows within the liveness
+ * timeout, or it breaks the protocol; it is gone, not lost, when it says goodbye (BYE). Either fails every request
+ * that waits on it, naming it; closing the engine fails everything. Also where the peers stand in the HELLO
+ * handshake of the start and the BYE handshake of the close.
  */
 final class PeerLiveness
 {
@@ -26,6 +30,7 @@ final class PeerLiveness
     private final Transfers transfers;
     private final Completions completions;
     private Peer[] peers;
+    private final PeerProcesses processes;
     private long nextPeerCheckNs;
 
     PeerLiveness(
@@ -34,7 +39,8 @@ final class PeerLiveness
         final EngineSettings settings,
         final MatchQueues queues,
         final Transfers transfers,
-        final Completions completions)
+        final Completions completions,
+        final PeerProcesses processes)
     {
         this.rank = rank;
         this.size = size;
@@ -42,12 +48,14 @@ final class PeerLiveness
         this.queues = queues;
         this.transfers = transfers;
         this.completions = completions;
+        this.processes = processes;
     }
 
     void attach(final Peer[] attached, final long nowNs)
     {
         this.peers = attached;
         this.nextPeerCheckNs = nowNs;
+        attached[rank].helloArrived = true;
     }
 
     /**
@@ -79,13 +87,83 @@ final class PeerLiveness
         }
     }
 
+    /**
+     * The peer's stream ended: after its BYE that is how it leaves, otherwise it is lost.
+     */
     void streamLost(final int peerRank, final String reason)
     {
-        final Peer peer = peers[peerRank];
-        if (!peer.closed)
+        peerGone(peers[peerRank], "is gone: " + reason);
+    }
+
+    /**
+     * A peer said HELLO: it is connected both ways. When it runs on this node and its process can be seen here (the
+     * same pid namespace: the pid names a process that started when the peer says), that process is watched
+     * ({@link PeerProcesses}).
+     */
+    void helloArrived(final Peer peer, final long pid, final long startTimeMs)
+    {
+        peer.helloArrived = true;
+        if (peer.local && pid > 0 && pid != ProcessHandle.current().pid())
         {
-            peerGone(peer, "is gone: " + reason);
+            ProcessHandle.of(pid)
+                .filter(process -> startTimeMs == 0 || startTimeMs(process) == startTimeMs)
+                .ifPresent(process -> processes.watch(peer.rank, process));
         }
+    }
+
+    /**
+     * @return ranks still there that have not said HELLO yet, for example {@code [2, 3]}; empty once all have.
+     */
+    String missingHellos()
+    {
+        return ranks(peer -> !peer.helloArrived && !peer.isGone());
+    }
+
+    /**
+     * @return true once every peer this rank said BYE to has answered with BYE_ACK or is lost.
+     */
+    boolean goodbyesConfirmed()
+    {
+        return ranks(this::awaitsByeAck).isEmpty();
+    }
+
+    /**
+     * @return ranks this rank said BYE to that have neither answered nor been lost, for example {@code [1]}.
+     */
+    String unconfirmedGoodbyes()
+    {
+        return ranks(this::awaitsByeAck);
+    }
+
+    /**
+     * @param when which peers to name.
+     * @return ranks of the peers the filter accepts, for example {@code [2, 3]}; empty when none.
+     */
+    String ranks(final Predicate<Peer> when)
+    {
+        final StringJoiner ranks = new StringJoiner(", ", "[", "]").setEmptyValue("");
+        for (final Peer peer : peers)
+        {
+            if (when.test(peer))
+            {
+                ranks.add(Integer.toString(peer.rank));
+            }
+        }
+        return ranks.toString();
+    }
+
+    /**
+     * @param process a process.
+     * @return when it started, in milliseconds since the epoch; 0 when that cannot be seen.
+     */
+    static long startTimeMs(final ProcessHandle process)
+    {
+        return process.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
+    }
+
+    private boolean awaitsByeAck(final Peer peer)
+    {
+        return peer.byeSent && !peer.byeAcknowledged && !peer.lost;
     }
 
     void inboxLost(final int peerRank, final String reason)
@@ -121,6 +199,15 @@ final class PeerLiveness
         }
     }
 
+    /**
+     * The peer says BYE: it leaves in an orderly way.
+     */
+    void peerClosed(final Peer peer)
+    {
+        peer.closed = true;
+        markGone(peer, "closed its communicator");
+    }
+
     void protocolError(final Peer peer, final String problem)
     {
         LOG.error("rank {} drops rank {} after a protocol error: {}", rank, peer.rank, problem);
@@ -128,13 +215,23 @@ final class PeerLiveness
     }
 
     /**
-     * Marks a peer gone, once, and fails what waits on it: sends queued, awaiting CTS or streaming, receives matched
-     * to it or posted for it, and receives from ANY_SOURCE once no other rank is left.
+     * Loses a peer: marks it gone, once, and lost (a peer that said BYE first is lost too when its process or stream
+     * ends, so that nothing waits for its BYE_ACK).
      *
      * @param peer   the peer.
      * @param reason why, after "rank N " in the errors.
      */
     void peerGone(final Peer peer, final String reason)
+    {
+        peer.lost = true;
+        markGone(peer, reason);
+    }
+
+    /**
+     * Marks a peer gone, once, and fails what waits on it: sends queued, awaiting CTS or streaming, receives matched
+     * to it or posted for it, and receives from ANY_SOURCE once no other rank is left.
+     */
+    private void markGone(final Peer peer, final String reason)
     {
         if (peer.isGone())
         {

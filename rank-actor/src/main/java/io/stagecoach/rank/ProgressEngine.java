@@ -48,6 +48,7 @@ final class ProgressEngine implements TransportListener, CommandSink
     private final Transfers transfers = new Transfers();
     private final Completions completions = new Completions();
     private final ProgressLock lock = new ProgressLock(completions);
+    private final PeerProcesses processes;
     private final PeerLiveness liveness;
     private final Outbound outbound;
     private final Delivery delivery;
@@ -68,12 +69,13 @@ final class ProgressEngine implements TransportListener, CommandSink
         this.size = size;
         this.settings = settings;
         this.staging = staging;
-        this.liveness = new PeerLiveness(rank, size, settings, queues, transfers, completions);
+        this.processes = new PeerProcesses(size);
+        this.liveness = new PeerLiveness(rank, size, settings, queues, transfers, completions, processes);
         this.hostBuffers = new HostBufferPool();
         this.outbound = new Outbound(rank, settings, staging, transfers, completions, liveness, hostBuffers);
         this.delivery = new Delivery(
             rank, settings, staging, queues, transfers, completions, liveness, outbound, hostBuffers);
-        this.inbound = new Inbound(rank, settings, queues, transfers, completions, liveness, delivery);
+        this.inbound = new Inbound(rank, settings, queues, transfers, completions, liveness, delivery, outbound);
     }
 
     /**
@@ -108,6 +110,7 @@ final class ProgressEngine implements TransportListener, CommandSink
         for (int i = 0; i < size; i++)
         {
             attached[i] = new Peer(i, transport.publication(i), settings.eagerWindowBytes());
+            attached[i].local = transport.isLocal(i);
             attached[i].readable = readsFromSameNode && attached[i].publication.channel().startsWith("aeron:ipc");
         }
         lock.lockYielding();
@@ -269,16 +272,27 @@ final class ProgressEngine implements TransportListener, CommandSink
     }
 
     /**
-     * @return true once every rank is reachable both ways.
+     * @return true once every rank is reachable both ways, or gone (reported dead before it connected).
      */
     boolean isWiredUp()
     {
-        return transport.isWiredUp();
+        return transport.isWiredUp() || missingPeers().isEmpty();
     }
 
+    /**
+     * @return ranks neither connected both ways nor gone, for example {@code [2, 3]}; empty when none.
+     */
     String missingPeers()
     {
-        return transport.missingPeers();
+        lock.lockYielding();
+        try
+        {
+            return liveness.ranks(peer -> !peer.isGone() && !transport.isConnected(peer.rank));
+        }
+        finally
+        {
+            lock.unlock();
+        }
     }
 
     /**
@@ -373,23 +387,16 @@ final class ProgressEngine implements TransportListener, CommandSink
     }
 
     /**
-     * Says goodbye to every peer and fails every request still in flight. Runs on the closing thread, which may
-     * spin for the lock: it is a user thread, never an actor's.
-     *
-     * @param byeTimeoutNs how long to retry BYE messages against back-pressure.
+     * Sends HELLO to every peer, once this rank's transport is wired up: the start of the job ends when every rank
+     * has heard from every other.
      */
-    void close(final long byeTimeoutNs)
+    void sayHello()
     {
-        closed = true;
         lock.lockYielding();
         try
         {
             drainCommands();
-            if (liveness.isAttached())
-            {
-                outbound.sayGoodbye(byeTimeoutNs);
-            }
-            liveness.failEverything();
+            outbound.sayHello(ProcessHandle.current().pid(), PeerLiveness.startTimeMs(ProcessHandle.current()));
         }
         finally
         {
@@ -398,7 +405,65 @@ final class ProgressEngine implements TransportListener, CommandSink
     }
 
     /**
-     * Detaches the transport after {@link #close(long)}, so that no thread touches it while it closes, and closes
+     * @return ranks that have not said HELLO yet, for example {@code [1]}; empty once every rank has.
+     */
+    String missingHellos()
+    {
+        lock.lockYielding();
+        try
+        {
+            return liveness.missingHellos();
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Starts leaving: no request is taken any more, every request still in flight fails, and every peer still there
+     * is sent a BYE after everything sent to it before. Duty cycles then carry on until each answers with BYE_ACK
+     * ({@link #unconfirmedGoodbyes()}). Runs on the closing thread, which may spin for the lock: it is a user thread,
+     * never an actor's.
+     */
+    void startClosing()
+    {
+        closed = true;
+        lock.lockYielding();
+        try
+        {
+            drainCommands();
+            liveness.failEverything();
+            if (liveness.isAttached())
+            {
+                outbound.sayGoodbye();
+            }
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * @return ranks this rank said BYE to that have neither answered with BYE_ACK nor been lost, for example
+     * {@code [1]}; empty once everything this rank sent has been read by every peer still there.
+     */
+    String unconfirmedGoodbyes()
+    {
+        lock.lockYielding();
+        try
+        {
+            return liveness.isAttached() ? liveness.unconfirmedGoodbyes() : "";
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Detaches the transport after {@link #startClosing()}, so that no thread touches it while it closes, and closes
      * the shared arenas.
      */
     void detach()
@@ -459,6 +524,14 @@ final class ProgressEngine implements TransportListener, CommandSink
         return staging;
     }
 
+    /**
+     * @return the processes of same-node peers, for the rank actor to look at.
+     */
+    PeerProcesses peerProcesses()
+    {
+        return processes;
+    }
+
     static Consumer<Throwable> loggingErrorHandler(final int rank)
     {
         return error -> LOG.warn("rank {}: {}", rank, error.getMessage());
@@ -476,7 +549,7 @@ final class ProgressEngine implements TransportListener, CommandSink
         workCount += transport.doWork(inbound, FRAGMENT_LIMIT, nowNs);
         for (final Peer peer : liveness.peers())
         {
-            if (!peer.isGone())
+            if (!peer.isGone() || peer.closed)
             {
                 workCount += outbound.service(peer);
             }

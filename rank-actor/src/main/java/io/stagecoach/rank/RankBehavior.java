@@ -1,10 +1,13 @@
 package io.stagecoach.rank;
 
+import java.time.Duration;
+
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.StagingPath;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
  * The rank actor, guardian of the rank's actor system: it owns the lifecycle work of requests that leaves the
@@ -34,12 +37,11 @@ final class RankBehavior
     }
 
     /**
-     * The connection to the rendezvous service was lost.
-     *
-     * @param reason what failed.
+     * Look at the processes of same-node peers: its own timer's tick.
      */
-    record RendezvousLost(String reason) implements Command
+    enum CheckPeerProcesses implements Command
     {
+        INSTANCE
     }
 
     /**
@@ -84,24 +86,45 @@ final class RankBehavior
     private final ActorContext<Command> context;
     private final CommandSink engine;
     private final StagingPath staging;
+    private final PeerProcesses processes;
 
-    private RankBehavior(final ActorContext<Command> context, final CommandSink engine, final StagingPath staging)
+    private RankBehavior(
+        final ActorContext<Command> context,
+        final CommandSink engine,
+        final StagingPath staging,
+        final PeerProcesses processes)
     {
         this.context = context;
         this.engine = engine;
         this.staging = staging;
+        this.processes = processes;
     }
 
     static Behavior<Command> create(final CommandSink engine, final StagingPath staging)
     {
-        return Behaviors.setup(context -> new RankBehavior(context, engine, staging).behavior());
+        return create(engine, staging, null);
     }
 
-    private Behavior<Command> behavior()
+    /**
+     * @param processes same-node peers' processes to look at every {@link PeerProcesses#CHECK_INTERVAL_MS}, or null.
+     */
+    static Behavior<Command> create(
+        final CommandSink engine, final StagingPath staging, final PeerProcesses processes)
     {
+        return Behaviors.setup(context -> Behaviors.withTimers(timers ->
+            new RankBehavior(context, engine, staging, processes).behavior(timers)));
+    }
+
+    private Behavior<Command> behavior(final TimerScheduler<Command> timers)
+    {
+        if (processes != null)
+        {
+            timers.startTimerWithFixedDelay(CheckPeerProcesses.INSTANCE,
+                Duration.ofMillis(PeerProcesses.CHECK_INTERVAL_MS));
+        }
         return Behaviors.receive(Command.class)
+            .onMessageEquals(CheckPeerProcesses.INSTANCE, this::onCheckPeerProcesses)
             .onMessage(PeerDied.class, this::onPeerDied)
-            .onMessage(RendezvousLost.class, this::onRendezvousLost)
             .onMessage(StageOut.class, this::onStageOut)
             .onMessage(SendStaged.class, this::onSendStaged)
             .onMessage(StageIn.class, this::onStageIn)
@@ -117,10 +140,9 @@ final class RankBehavior
         return Behaviors.same();
     }
 
-    private Behavior<Command> onRendezvousLost(final RendezvousLost message)
+    private Behavior<Command> onCheckPeerProcesses()
     {
-        context.getLog().warn("rank {} lost the rendezvous service: {}; peer deaths are now seen through Aeron " +
-            "liveness only", engine.rank(), message.reason());
+        processes.check(engine);
         return Behaviors.same();
     }
 

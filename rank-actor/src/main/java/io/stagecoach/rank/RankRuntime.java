@@ -12,6 +12,7 @@ import com.typesafe.config.ConfigFactory;
 import io.stagecoach.pipeline.StagingPath;
 import io.stagecoach.pipeline.stage.WholeMessageStaging;
 import io.stagecoach.pipeline.transport.aeron.AeronTransport;
+import io.stagecoach.pipeline.transport.aeron.DaemonThreads;
 import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
 import io.stagecoach.pipeline.transport.aeron.PeerAddress;
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
@@ -26,16 +27,23 @@ import org.slf4j.LoggerFactory;
 /**
  * Starts and stops what a rank is made of: the media driver (the node's, or one embedded), the rendezvous client,
  * the actor system with the rank actor, the progress engine, the Aeron transport and the progress thread.
+ * <p>
+ * The start ends when every rank can hear every other (MPI_Init): each rank, once its own streams are connected,
+ * says HELLO to every peer, and waits for a HELLO from each. The close (MPI_Finalize) fails what is still in flight,
+ * says BYE to every peer and waits until each answers with BYE_ACK (everything this rank sent has been read) or is
+ * lost, then releases everything. The runtime's threads are daemon threads; a program that ends without closing is
+ * closed on its way out ({@link RankExit}).
  */
 final class RankRuntime
 {
     private static final Logger LOG = LoggerFactory.getLogger(RankRuntime.class);
     private static final String NODE_KEY = "stagecoach.node";
     private static final String UDP_KEY = "stagecoach.udp";
-    private static final long BYE_TIMEOUT_NS = TimeUnit.MILLISECONDS.toNanos(500);
 
     private final StagecoachContext context;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final RankExit exit = new RankExit(this);
+    private volatile boolean crashed;
     private EmbeddedMediaDriver ownedDriver;
     private RendezvousClient rendezvous;
     private boolean ownsRendezvous;
@@ -74,7 +82,7 @@ final class RankRuntime
         staging = context.deviceRuntime() == null ? null : new WholeMessageStaging(context.deviceRuntime());
         final ActorStaging actorStaging = new ActorStaging(staging);
         engine = new ProgressEngine(rank, context.size(), context.engineSettings(), actorStaging);
-        system = ActorSystem.create(RankBehavior.create(engine, staging), "stagecoach-rank-" + rank, pekkoConfig());
+        system = ActorSystem.create(RankBehavior.create(engine, staging, engine.peerProcesses()), "stagecoach-rank-" + rank, pekkoConfig());
         actorStaging.actor(system);
         if (rendezvous != null)
         {
@@ -83,18 +91,27 @@ final class RankRuntime
         transport = AeronTransport.connect(context.transportContext(peers, directory).listener(engine),
             error -> LOG.warn("rank {} Aeron client: {}", rank, error.toString()));
         engine.attach(transport);
-        awaitWiredUp(directory);
+        final long deadlineNs = System.nanoTime() + context.connectTimeout().toNanos();
+        awaitWiredUp(directory, deadlineNs);
+        engine.sayHello();
+        awaitHellos(directory, deadlineNs);
         final ProgressAgent progressAgent = new ProgressAgent(engine);
         progressRunner = new AgentRunner(progressAgent.idleStrategy(context.progressMaxParkNs()),
             error -> LOG.error("rank {} progress thread", rank, error), null, progressAgent);
-        AgentRunner.startOnThread(progressRunner);
+        AgentRunner.startOnThread(progressRunner, DaemonThreads.factory("stagecoach-progress-" + rank));
+        exit.watch();
         LOG.info("rank {} of {} is up (job {}, node {}, media driver {})", rank, context.size(), context.jobId(),
             context.nodeName(), directory);
         return new Communicator(engine, this, context.deviceRuntime());
     }
 
     /**
-     * Closes the rank; safe to call more than once and after a failed start.
+     * Closes the rank: what is still in flight fails, every peer is told BYE and this waits until each has read what
+     * this rank sent (its BYE_ACK) or is lost, then everything is released. Safe to call more than once and after a
+     * failed start.
+     *
+     * @throws StagecoachException after releasing everything, when a peer still there did not confirm within the
+     *                             close timeout that it read what this rank sent.
      */
     void close()
     {
@@ -102,10 +119,89 @@ final class RankRuntime
         {
             return;
         }
+        exit.unwatch();
+        final String unconfirmed = engine == null || crashed ? "" : leave();
+        release();
+        LOG.info("rank {} closed", context.rank());
+        if (!unconfirmed.isEmpty())
+        {
+            throw new StagecoachException("rank " + context.rank() + " closed, but ranks " + unconfirmed +
+                " did not confirm within " + context.closeTimeout().toMillis() + " ms that they read what it sent " +
+                "(job " + context.jobId() + ")");
+        }
+    }
+
+    /**
+     * Stops the rank as a crash would: progress ends and its Aeron client goes away without a goodbye to anyone.
+     * The rank is unusable afterwards except for {@link #close()}, which then only releases what is left.
+     */
+    void crash()
+    {
+        crashed = true;
+        exit.unwatch();
+        CloseHelper.quietClose(progressRunner);
+        progressRunner = null;
         if (engine != null)
         {
-            engine.close(BYE_TIMEOUT_NS);
+            engine.detach();
         }
+        CloseHelper.quietClose(transport);
+    }
+
+    /**
+     * Releases everything without a goodbye, after a crash or when the program failed.
+     */
+    void abandon()
+    {
+        if (closed.compareAndSet(false, true))
+        {
+            crash();
+            release();
+            LOG.info("rank {} left without a goodbye", context.rank());
+        }
+    }
+
+    int rank()
+    {
+        return context.rank();
+    }
+
+    /**
+     * The BYE handshake: says BYE and waits for every peer's BYE_ACK, then, when this rank runs the media driver of
+     * other ranks of its node, for their streams to end, so that none loses its driver before it has left.
+     *
+     * @return ranks that did not confirm in time, for example {@code [1]}; empty when all did.
+     */
+    private String leave()
+    {
+        engine.startClosing();
+        final long deadlineNs = System.nanoTime() + context.closeTimeout().toNanos();
+        String unconfirmed;
+        while (!(unconfirmed = engine.unconfirmedGoodbyes()).isEmpty() && System.nanoTime() - deadlineNs < 0)
+        {
+            idle(engine.progress());
+        }
+        if (ownedDriver != null && context.peers() == null && transport != null)
+        {
+            awaitLocalPeersLeft(deadlineNs);
+        }
+        return unconfirmed;
+    }
+
+    private void awaitLocalPeersLeft(final long deadlineNs)
+    {
+        for (int peer = 0; peer < context.size(); peer++)
+        {
+            while (peer != context.rank() && transport.isLocal(peer) && !transport.streamEnded(peer) &&
+                System.nanoTime() - deadlineNs < 0)
+            {
+                idle(engine.progress());
+            }
+        }
+    }
+
+    private void release()
+    {
         CloseHelper.quietClose(progressRunner);
         if (engine != null)
         {
@@ -119,19 +215,6 @@ final class RankRuntime
             CloseHelper.quietClose(rendezvous);
         }
         CloseHelper.quietClose(ownedDriver);
-        LOG.info("rank {} closed", context.rank());
-    }
-
-    /**
-     * Stops the rank as a crash would: progress ends and its Aeron client goes away without a goodbye to anyone.
-     * For tests of peer failure inside one process; the rank is unusable afterwards except for {@link #close()}.
-     */
-    void crash()
-    {
-        CloseHelper.quietClose(progressRunner);
-        progressRunner = null;
-        engine.detach();
-        CloseHelper.quietClose(transport);
     }
 
     private String mediaDriverDirectory()
@@ -196,31 +279,48 @@ final class RankRuntime
         return peers;
     }
 
-    private void awaitWiredUp(final String directory)
+    private void awaitWiredUp(final String directory, final long deadlineNs)
     {
-        final long timeoutNs = context.connectTimeout().toNanos();
-        final long deadlineNs = System.nanoTime() + timeoutNs;
-        while (true)
+        while (!engine.isWiredUp())
         {
-            final int work = engine.progress();
-            if (engine.isWiredUp())
-            {
-                return;
-            }
-            if (System.nanoTime() - deadlineNs >= 0)
-            {
-                throw new StagecoachException("rank " + context.rank() + " could not connect with ranks " +
-                    engine.missingPeers() + " within " + context.connectTimeout().toMillis() + " ms (media driver " +
-                    directory + ", job " + context.jobId() + ")");
-            }
-            if (work == 0)
-            {
-                LockSupport.parkNanos(100_000);
-            }
+            checkStart(directory, deadlineNs, "could not connect with ranks " + engine.missingPeers());
+            idle(engine.progress());
         }
     }
 
-    private static RendezvousListener deathListener(final ActorSystem<RankBehavior.Command> system)
+    /**
+     * Waits for a HELLO from every peer: then every rank's streams are connected both ways, and no rank can leave,
+     * or send, before every other can hear it.
+     */
+    private void awaitHellos(final String directory, final long deadlineNs)
+    {
+        String missing;
+        while (!(missing = engine.missingHellos()).isEmpty())
+        {
+            checkStart(directory, deadlineNs, "did not hear from ranks " + missing);
+            idle(engine.progress());
+        }
+    }
+
+    private void checkStart(final String directory, final long deadlineNs, final String problem)
+    {
+        if (System.nanoTime() - deadlineNs >= 0)
+        {
+            throw new StagecoachException("rank " + context.rank() + " " + problem + " within " +
+                context.connectTimeout().toMillis() + " ms (media driver " + directory + ", job " + context.jobId() +
+                ")");
+        }
+    }
+
+    private static void idle(final int workCount)
+    {
+        if (workCount == 0)
+        {
+            LockSupport.parkNanos(50_000);
+        }
+    }
+
+    private RendezvousListener deathListener(final ActorSystem<RankBehavior.Command> system)
     {
         return new RendezvousListener()
         {
@@ -231,7 +331,7 @@ final class RankRuntime
 
             public void onServerLost(final String reason)
             {
-                system.tell(new RankBehavior.RendezvousLost(reason));
+                exit.launcherLost(reason);
             }
         };
     }
@@ -242,6 +342,7 @@ final class RankRuntime
             "pekko.loggers = [\"org.apache.pekko.event.slf4j.Slf4jLogger\"]",
             "pekko.logging-filter = \"org.apache.pekko.event.slf4j.Slf4jLoggingFilter\"",
             "pekko.stdout-loglevel = \"WARNING\"",
+            "pekko.daemonic = on",
             "pekko.log-dead-letters-during-shutdown = off",
             "pekko.jvm-shutdown-hooks = off",
             "pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off",

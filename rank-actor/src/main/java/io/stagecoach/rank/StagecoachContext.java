@@ -32,6 +32,8 @@ import io.stagecoach.rank.bootstrap.RendezvousClient;
  * <tr><td>stagecoach.eager.window.bytes</td><td>262144</td><td>eager bytes in flight to one peer</td></tr>
  * <tr><td>stagecoach.connect.timeout.ms</td><td>30000</td><td>wait for every rank at start</td></tr>
  * <tr><td>stagecoach.liveness.timeout.ms</td><td>1000</td><td>grace for a peer whose inbox vanished</td></tr>
+ * <tr><td>stagecoach.close.timeout.ms</td><td>30000</td><td>wait at close for every peer to confirm it read what
+ * this rank sent</td></tr>
  * <tr><td>stagecoach.idle</td><td>backoff</td><td>how waiting threads idle: backoff, yield, spin</td></tr>
  * <tr><td>stagecoach.shared.arena.bytes</td><td>1 GiB</td><td>the rank's shared arena (sparse): packed scattered
  * sends and the memory of {@code Communicator.allocate}; 0 for none</td></tr>
@@ -66,6 +68,7 @@ public final class StagecoachContext
     private long dataBudgetBytes = 1024 * 1024;
     private Duration connectTimeout = Duration.ofMillis(longSetting("stagecoach.connect.timeout.ms", 30_000));
     private Duration livenessTimeout = Duration.ofMillis(longSetting("stagecoach.liveness.timeout.ms", 1_000));
+    private Duration closeTimeout = Duration.ofMillis(longSetting("stagecoach.close.timeout.ms", 30_000));
     private IdleMode idleMode = IdleMode.parse(setting("stagecoach.idle", "backoff"));
     private long awaitMaxParkNs = longSetting("stagecoach.await.max.park.ns", 20_000);
     private long progressMaxParkNs = longSetting("stagecoach.progress.max.park.ns", 250_000);
@@ -138,6 +141,9 @@ public final class StagecoachContext
             throw new IllegalArgumentException("eager window " + eagerWindowBytes + " bytes is below one eager " +
                 "message of the threshold, " + smallestWindow + " bytes");
         }
+        checkPositive("connect timeout", connectTimeout);
+        checkPositive("close timeout", closeTimeout);
+        checkPositive("liveness timeout", livenessTimeout);
         if (streamIdBase < 0)
         {
             streamIdBase = AeronTransportContext.DEFAULT_STREAM_ID_BASE + (jobHash() & 0x3FFF) * 1024;
@@ -327,6 +333,27 @@ public final class StagecoachContext
     public StagecoachContext livenessTimeout(final Duration timeout)
     {
         this.livenessTimeout = timeout;
+        return this;
+    }
+
+    /**
+     * @return how long {@link Communicator#close()} waits for every peer still there to confirm that it read what
+     * this rank sent.
+     */
+    public Duration closeTimeout()
+    {
+        return closeTimeout;
+    }
+
+    /**
+     * @param timeout how long {@link Communicator#close()} waits for every peer still there to confirm (BYE_ACK)
+     *                that it read what this rank sent (default 30 s, {@code stagecoach.close.timeout.ms}); a peer
+     *                that dies meanwhile is not waited for.
+     * @return this.
+     */
+    public StagecoachContext closeTimeout(final Duration timeout)
+    {
+        this.closeTimeout = timeout;
         return this;
     }
 
@@ -582,6 +609,14 @@ public final class StagecoachContext
     String udpEndpoint(final int localRank)
     {
         return udpHost + ":" + (udpPortBase + localRank);
+    }
+
+    private static void checkPositive(final String name, final Duration duration)
+    {
+        if (duration == null || duration.isNegative() || duration.isZero())
+        {
+            throw new IllegalArgumentException(name + " must be positive, not " + duration);
+        }
     }
 
     private int jobHash()

@@ -11,6 +11,7 @@ import io.stagecoach.protocol.wire.DataFlyweight;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.protocol.wire.FinFlyweight;
+import io.stagecoach.protocol.wire.HelloFlyweight;
 import io.stagecoach.protocol.wire.MessageHeaderFlyweight;
 import io.stagecoach.protocol.wire.MessageType;
 import io.stagecoach.protocol.wire.ShortEagerFlyweight;
@@ -44,6 +45,7 @@ final class WireSender
     private final ErrorFlyweight error = new ErrorFlyweight();
     private final AckFlyweight ack = new AckFlyweight();
     private final ShortEagerFlyweight shortEager = new ShortEagerFlyweight();
+    private final HelloFlyweight hello = new HelloFlyweight();
 
     WireSender(final int rank, final int eagerThresholdBytes)
     {
@@ -208,6 +210,8 @@ final class WireSender
                 return sendAck(peer, message.first);
             case MessageType.ERROR:
                 return sendError(peer, message.flags, message.first, message.code, message.text);
+            case MessageType.HELLO:
+                return sendHello(peer, message.first, message.second);
             default:
                 return sendHeaderOnly(peer, message.type);
         }
@@ -237,6 +241,19 @@ final class WireSender
         start(ack, MessageType.ACK, 0, peer);
         ack.senderTransferId(senderTransferId);
         return finish(peer, true, AckFlyweight.LENGTH);
+    }
+
+    int sendHello(final Peer peer, final long pid, final long startTimeMs)
+    {
+        final long result = peer.publication.tryClaim(HelloFlyweight.LENGTH, claim);
+        if (result < 0)
+        {
+            return outcome(result);
+        }
+        hello.wrap(claim.buffer(), claim.offset(), HelloFlyweight.LENGTH);
+        start(hello, MessageType.HELLO, 0, peer);
+        hello.pid(pid).startTimeMs(startTimeMs);
+        return finish(peer, true, HelloFlyweight.LENGTH);
     }
 
     int sendError(final Peer peer, final int flags, final long transferId, final int code, final String text)

@@ -106,7 +106,7 @@ class LauncherDeathNoticeTest
                     lost.getMessage());
                 assertEquals(2, assertThrows(PeerLostException.class, () -> fromTwo.await(TIMEOUT)).peer());
                 assertFalse(fromOne.isDone(), "rank 1 is alive");
-                engine.close(0);
+                engine.startClosing();
                 engine.detach();
                 assertTrue(fromOne.status().error().getMessage().contains("rank 0 closed its communicator"));
             }

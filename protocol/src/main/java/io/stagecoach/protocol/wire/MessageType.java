@@ -22,13 +22,20 @@ public final class MessageType
     public static final int ACK = 7;
     /** Returns eager credit, carried in the header, when no other message is going to that peer. */
     public static final int CREDIT = 8;
-    /** The sending rank is closing in an orderly way: nothing more will come from it. */
+    /**
+     * The sending rank is closing in an orderly way: nothing more will come from it but {@link #BYE_ACK}s, and it
+     * waits for a {@link #BYE_ACK} from every peer still there before it leaves.
+     */
     public static final int BYE = 9;
     /** An {@link #EAGER} message of at most 8 bytes in one cache line with its frame ({@link ShortEagerFlyweight}). */
     public static final int EAGER_SHORT = 10;
+    /** The sending rank is connected with every rank, both ways, and names its process ({@link HelloFlyweight}). */
+    public static final int HELLO = 11;
+    /** Answers a {@link #BYE}: everything its sender sent before the BYE has been read. */
+    public static final int BYE_ACK = 12;
 
-    private static final String[] NAMES =
-        { "UNKNOWN", "EAGER", "RTS", "CTS", "DATA", "FIN", "ERROR", "ACK", "CREDIT", "BYE", "EAGER_SHORT" };
+    private static final String[] NAMES = { "UNKNOWN", "EAGER", "RTS", "CTS", "DATA", "FIN", "ERROR", "ACK", "CREDIT",
+        "BYE", "EAGER_SHORT", "HELLO", "BYE_ACK" };
 
     private MessageType()
     {
@@ -66,7 +73,10 @@ public final class MessageType
                 return AckFlyweight.LENGTH;
             case CREDIT:
             case BYE:
+            case BYE_ACK:
                 return MessageHeaderFlyweight.HEADER_LENGTH;
+            case HELLO:
+                return HelloFlyweight.LENGTH;
             case EAGER_SHORT:
                 return ShortEagerFlyweight.HEADER_LENGTH;
             default:

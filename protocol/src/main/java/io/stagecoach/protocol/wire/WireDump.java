@@ -82,6 +82,10 @@ public final class WireDump
             case MessageType.ACK:
                 text.append(" xfer=").append(new AckFlyweight().wrap(buffer, offset, length).senderTransferId());
                 break;
+            case MessageType.HELLO:
+                final HelloFlyweight hello = new HelloFlyweight().wrap(buffer, offset, length);
+                text.append(" pid=").append(hello.pid()).append(" started=").append(hello.startTimeMs());
+                break;
             default:
                 break;
         }

@@ -165,6 +165,25 @@ class WireCodecTest
     }
 
     @Test
+    void shouldRoundTripHelloWithTheSendersProcess()
+    {
+        final HelloFlyweight hello = new HelloFlyweight().wrap(buffer, OFFSET, HelloFlyweight.LENGTH);
+        hello.header(MessageType.HELLO, 0);
+        hello.sourceRank(1);
+        hello.destinationRank(0);
+        hello.pid(4242).startTimeMs(1_796_000_000_123L);
+
+        assertNull(MessageHeaderFlyweight.validate(buffer, OFFSET, HelloFlyweight.LENGTH));
+        final HelloFlyweight decoded = new HelloFlyweight().wrap(buffer, OFFSET, HelloFlyweight.LENGTH);
+        assertEquals(4242, decoded.pid());
+        assertEquals(1_796_000_000_123L, decoded.startTimeMs());
+        assertEquals("HELLO 1->0 pid=4242 started=1796000000123",
+            WireDump.describe(buffer, OFFSET, HelloFlyweight.LENGTH));
+        assertTrue(MessageHeaderFlyweight.validate(buffer, OFFSET, HelloFlyweight.LENGTH - 1)
+            .contains("HELLO message of 31 bytes is shorter than its 32-byte fixed part"));
+    }
+
+    @Test
     void shouldRoundTripErrorWithUtf8Message()
     {
         final String message = "receive buffer holds 4 bytes, message has 8 (tag=7, source=1) \u00e9\u4e2d";
@@ -246,6 +265,9 @@ class WireCodecTest
     {
         assertEquals("EAGER", MessageType.name(MessageType.EAGER));
         assertEquals("BYE", MessageType.name(MessageType.BYE));
+        assertEquals("HELLO", MessageType.name(MessageType.HELLO));
+        assertEquals("BYE_ACK", MessageType.name(MessageType.BYE_ACK));
+        assertEquals(MessageHeaderFlyweight.HEADER_LENGTH, MessageType.minimumLength(MessageType.BYE_ACK));
         assertEquals("UNKNOWN(0)", MessageType.name(0));
         assertEquals(MessageHeaderFlyweight.HEADER_LENGTH, MessageType.minimumLength(MessageType.CREDIT));
         assertEquals(-1, MessageType.minimumLength(99));

@@ -89,6 +89,7 @@ public final class AeronTransport implements AutoCloseable
             .clientName("stagecoach-rank-" + context.rank())
             .keepAliveIntervalNs(KEEP_ALIVE_INTERVAL_NS)
             .driverTimeoutMs(DRIVER_TIMEOUT_MS)
+            .threadFactory(DaemonThreads.factory("stagecoach-aeron-client-" + context.rank()))
             .errorHandler(errorHandler)
             .subscriberErrorHandler(errorHandler));
         try
@@ -171,6 +172,15 @@ public final class AeronTransport implements AutoCloseable
     }
 
     /**
+     * @param rank a peer.
+     * @return true once the publication to that rank is connected and an image from it arrived.
+     */
+    public boolean isConnected(final int rank)
+    {
+        return publications[rank].isConnected() && imageSeen.get(rank) != 0;
+    }
+
+    /**
      * @return ranks not yet connected both ways, for a timeout message, for example {@code [2, 3]}.
      */
     public String missingPeers()
@@ -178,12 +188,21 @@ public final class AeronTransport implements AutoCloseable
         final StringBuilder missing = new StringBuilder();
         for (int peer = 0; peer < publications.length; peer++)
         {
-            if (!publications[peer].isConnected() || imageSeen.get(peer) == 0)
+            if (!isConnected(peer))
             {
                 missing.append(missing.length() == 0 ? "" : ", ").append(peer);
             }
         }
         return missing.length() == 0 ? "" : "[" + missing + "]";
+    }
+
+    /**
+     * @param rank a peer.
+     * @return true once the stream from that rank has ended: its publication closed, or its client was timed out.
+     */
+    public boolean streamEnded(final int rank)
+    {
+        return streamLost.get(rank) != 0;
     }
 
     /**

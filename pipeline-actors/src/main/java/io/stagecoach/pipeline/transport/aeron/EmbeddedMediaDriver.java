@@ -68,6 +68,8 @@ public final class EmbeddedMediaDriver implements AutoCloseable
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
             .threadingMode(ThreadingMode.SHARED)
+            .sharedThreadFactory(DaemonThreads.factory("stagecoach-media-driver"))
+            .asyncExecutorThreadFactory(DaemonThreads.factory("stagecoach-media-driver-async"))
             .sharedIdleStrategy(new BackoffIdleStrategy(64, 16, TimeUnit.MICROSECONDS.toNanos(1),
                 TimeUnit.MILLISECONDS.toNanos(1)))
             .clientLivenessTimeoutNs(clientLivenessTimeoutNs)

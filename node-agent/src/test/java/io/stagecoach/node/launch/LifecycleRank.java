@@ -1,0 +1,121 @@
+package io.stagecoach.node.launch;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.stagecoach.protocol.datatype.Datatype;
+import io.stagecoach.rank.Communicator;
+import io.stagecoach.rank.PeerLostException;
+import io.stagecoach.rank.Stagecoach;
+
+/**
+ * The shortest programs a user writes, for {@link RankLifecycleSystemTest}; the first argument picks one:
+ * {@code init-close}, {@code send-close} (rank 0 sends one int and closes at once), {@code throw} (rank 1 throws
+ * from main while rank 0 waits for it), {@code no-close} (send-close without close), {@code pause <s>} (rank 1 is
+ * stopped with SIGSTOP for that long while the two play ping-pong) and {@code wait} (every rank waits for a message
+ * that never comes).
+ */
+public final class LifecycleRank
+{
+    private static final int TAG = 7;
+
+    private LifecycleRank()
+    {
+    }
+
+    public static void main(final String[] args) throws Exception
+    {
+        final Communicator world = Stagecoach.init();
+        System.out.println("pid " + ProcessHandle.current().pid() + " rank " + world.rank() + " is up");
+        switch (args[0])
+        {
+            case "init-close" -> world.close();
+            case "send-close" ->
+            {
+                sendOrReceive(world);
+                world.close();
+            }
+            case "no-close" -> sendOrReceive(world);
+            case "throw" -> failOrWait(world);
+            case "pause" -> pingPongAcrossAPause(world, Integer.parseInt(args[1]));
+            case "wait" -> world.recv(ByteBuffer.allocateDirect(4), 1, Datatype.INT, 1 - world.rank(), TAG);
+            default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+        }
+        System.out.println("rank " + world.rank() + " ends");
+    }
+
+    private static void sendOrReceive(final Communicator world)
+    {
+        final ByteBuffer value = ByteBuffer.allocateDirect(4);
+        if (world.rank() == 0)
+        {
+            value.putInt(0, 42);
+            world.send(value, 1, Datatype.INT, 1, TAG);
+        }
+        else
+        {
+            world.recv(value, 1, Datatype.INT, 0, TAG);
+            System.out.println("rank 1 got " + value.getInt(0));
+        }
+    }
+
+    private static void failOrWait(final Communicator world)
+    {
+        if (world.rank() == 1)
+        {
+            throw new IllegalStateException("rank 1 fails on purpose");
+        }
+        final long startNs = System.nanoTime();
+        try
+        {
+            world.irecv(ByteBuffer.allocateDirect(4), 1, Datatype.INT, 1, TAG).await(Duration.ofSeconds(30));
+        }
+        catch (final PeerLostException ex)
+        {
+            System.out.println("rank 0 lost rank " + ex.peer() + " after " +
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs) + " ms: " + ex.getMessage());
+        }
+        world.close();
+    }
+
+    /**
+     * Rank 1 has itself stopped for {@code seconds} soon after the start; rank 0 goes on until twice as long has
+     * passed, then tells rank 1 to stop (a 0 in the ball). Both print their longest round trip.
+     */
+    private static void pingPongAcrossAPause(final Communicator world, final int seconds) throws IOException
+    {
+        final long pid = ProcessHandle.current().pid();
+        if (world.rank() == 1)
+        {
+            new ProcessBuilder("sh", "-c", "sleep 0.5; kill -STOP " + pid + "; sleep " + seconds + "; kill -CONT " +
+                pid).start();
+        }
+        final ByteBuffer ball = ByteBuffer.allocateDirect(4);
+        final long endNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2L * seconds);
+        long longestNs = 0;
+        boolean playing = true;
+        while (playing)
+        {
+            final long startNs = System.nanoTime();
+            if (world.rank() == 0)
+            {
+                playing = System.nanoTime() - endNs < 0;
+                ball.putInt(0, playing ? 1 : 0);
+                world.send(ball, 1, Datatype.INT, 1, TAG);
+                world.recv(ball, 1, Datatype.INT, 1, TAG);
+            }
+            else
+            {
+                world.recv(ball, 1, Datatype.INT, 0, TAG);
+                world.send(ball, 1, Datatype.INT, 0, TAG);
+                playing = ball.getInt(0) != 0;
+            }
+            longestNs = Math.max(longestNs, System.nanoTime() - startNs);
+        }
+        System.out.println("rank " + world.rank() + " longest round trip " + TimeUnit.NANOSECONDS.toMillis(longestNs) +
+            " ms");
+        world.close();
+    }
+}
