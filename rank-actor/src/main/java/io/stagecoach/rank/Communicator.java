@@ -33,6 +33,10 @@ public final class Communicator implements AutoCloseable
 
     static final int WORLD_CONTEXT = 0;
 
+    private static final int BYTE_BUFFER = 0;
+    private static final int ADDRESS = 1;
+    private static final int ALLOCATION = 2;
+
     private final ProgressEngine engine;
     private final RankRuntime runtime;
     private final DeviceRuntime deviceRuntime;
@@ -72,9 +76,11 @@ public final class Communicator implements AutoCloseable
      * @param bytes in [1, {@link Integer#MAX_VALUE}]; the arena's size is {@code stagecoach.shared.arena.bytes}.
      * @return the buffer, to be given back with {@link #free(ByteBuffer)}.
      * @throws IllegalArgumentException naming the size and the limits.
+     * @throws StagecoachException      after {@link #close()}.
      */
     public ByteBuffer allocate(final long bytes)
     {
+        checkOpen();
         return memory.allocate(bytes);
     }
 
@@ -83,9 +89,11 @@ public final class Communicator implements AutoCloseable
      *
      * @param buffer the buffer as allocate returned it.
      * @throws IllegalArgumentException when the buffer was not allocated here, or was freed already.
+     * @throws StagecoachException      after {@link #close()}, which gives back all of this memory.
      */
     public void free(final ByteBuffer buffer)
     {
+        checkOpen();
         memory.free(buffer);
     }
 
@@ -102,7 +110,7 @@ public final class Communicator implements AutoCloseable
     public Request isend(
         final ByteBuffer buffer, final long count, final Datatype type, final int destination, final int tag)
     {
-        return send("isend", false, buffer, 0, 0, null, count, type, destination, tag);
+        return send("isend", false, BYTE_BUFFER, buffer, 0, 0, null, count, type, destination, tag);
     }
 
     /**
@@ -125,7 +133,7 @@ public final class Communicator implements AutoCloseable
         final int destination,
         final int tag)
     {
-        return send("isend", false, null, address, capacityBytes, null, count, type, destination, tag);
+        return send("isend", false, ADDRESS, null, address, capacityBytes, null, count, type, destination, tag);
     }
 
     /**
@@ -141,7 +149,7 @@ public final class Communicator implements AutoCloseable
     public Request isend(
         final Allocation buffer, final long count, final Datatype type, final int destination, final int tag)
     {
-        return send("isend", false, null, 0, 0, buffer, count, type, destination, tag);
+        return send("isend", false, ALLOCATION, null, 0, 0, buffer, count, type, destination, tag);
     }
 
     /**
@@ -158,7 +166,7 @@ public final class Communicator implements AutoCloseable
     public Request issend(
         final ByteBuffer buffer, final long count, final Datatype type, final int destination, final int tag)
     {
-        return send("issend", true, buffer, 0, 0, null, count, type, destination, tag);
+        return send("issend", true, BYTE_BUFFER, buffer, 0, 0, null, count, type, destination, tag);
     }
 
     /**
@@ -174,7 +182,7 @@ public final class Communicator implements AutoCloseable
     public Request irecv(
         final ByteBuffer buffer, final long count, final Datatype type, final int source, final int tag)
     {
-        return receive(buffer, 0, 0, null, count, type, source, tag);
+        return receive(BYTE_BUFFER, buffer, 0, 0, null, count, type, source, tag);
     }
 
     /**
@@ -192,7 +200,7 @@ public final class Communicator implements AutoCloseable
         final long address, final long capacityBytes, final long count, final Datatype type, final int source,
         final int tag)
     {
-        return receive(null, address, capacityBytes, null, count, type, source, tag);
+        return receive(ADDRESS, null, address, capacityBytes, null, count, type, source, tag);
     }
 
     /**
@@ -208,7 +216,7 @@ public final class Communicator implements AutoCloseable
     public Request irecv(
         final Allocation buffer, final long count, final Datatype type, final int source, final int tag)
     {
-        return receive(null, 0, 0, buffer, count, type, source, tag);
+        return receive(ALLOCATION, null, 0, 0, buffer, count, type, source, tag);
     }
 
     /**
@@ -367,9 +375,11 @@ public final class Communicator implements AutoCloseable
      * @param source rank or {@link #ANY_SOURCE}.
      * @param tag    tag or {@link #ANY_TAG}.
      * @return its status, {@link Status#count()} in bytes; empty when no such message has arrived.
+     * @throws StagecoachException after {@link #close()}.
      */
     public Optional<Status> iprobe(final int source, final int tag)
     {
+        checkOpen();
         checkSource(source);
         checkTag(tag, true);
         return Optional.ofNullable(engine.probe(source, tag, WORLD_CONTEXT));
@@ -381,10 +391,12 @@ public final class Communicator implements AutoCloseable
      * @param source rank or {@link #ANY_SOURCE}.
      * @param tag    tag or {@link #ANY_TAG}.
      * @return its status, {@link Status#count()} in bytes.
-     * @throws PeerLostException when {@code source} is gone before a message from it arrived.
+     * @throws PeerLostException   when {@code source} is gone before a message from it arrived.
+     * @throws StagecoachException after {@link #close()}.
      */
     public Status probe(final int source, final int tag)
     {
+        checkOpen();
         checkSource(source);
         checkTag(tag, true);
         final Request waiting = new Request(engine, "probe", source, tag, 0, Datatype.BYTE);
@@ -409,9 +421,14 @@ public final class Communicator implements AutoCloseable
     }
 
     /**
-     * Says goodbye to every peer, fails the requests still in flight, and releases the transport, the progress
-     * thread, the actor system and whatever the rank started (an embedded media driver, the rendezvous client).
-     * Idempotent.
+     * Leaves the job (MPI_Finalize): fails the requests still in flight, says goodbye (BYE) to every peer and waits
+     * until each confirms that it has read everything this rank sent, or is lost, so that a send completed before
+     * close is delivered; then releases the transport, the progress thread, the actor system and whatever the rank
+     * started (an embedded media driver, the rendezvous client). Idempotent. A program that ends without calling it
+     * is closed on its way out, with a warning.
+     *
+     * @throws StagecoachException after releasing everything, when a peer that is still there did not confirm within
+     *                             the close timeout ({@link StagecoachContext#closeTimeout(java.time.Duration)}).
      */
     public void close()
     {
@@ -444,6 +461,7 @@ public final class Communicator implements AutoCloseable
     private Request send(
         final String operation,
         final boolean synchronous,
+        final int form,
         final ByteBuffer byteBuffer,
         final long address,
         final long capacityBytes,
@@ -460,8 +478,8 @@ public final class Communicator implements AutoCloseable
             checkDestination(destination);
             checkTag(tag, false);
             final CompiledType compiled = compiled(type, count);
-            final MessageBuffer buffer = resolve(byteBuffer, address, capacityBytes, allocation, compiled, count,
-                type, "send", false);
+            final MessageBuffer buffer = resolve(form, byteBuffer, address, capacityBytes, allocation, compiled,
+                count, type, "send", false);
             final SignatureEntry signature = signatures.lookup(type, count);
             engine.submit(new SendOperation(request, destination, tag, WORLD_CONTEXT, synchronous, buffer, count,
                 compiled, signature));
@@ -474,6 +492,7 @@ public final class Communicator implements AutoCloseable
     }
 
     private Request receive(
+        final int form,
         final ByteBuffer byteBuffer,
         final long address,
         final long capacityBytes,
@@ -490,8 +509,8 @@ public final class Communicator implements AutoCloseable
             checkSource(source);
             checkTag(tag, true);
             final CompiledType compiled = compiled(type, count);
-            final MessageBuffer buffer = resolve(byteBuffer, address, capacityBytes, allocation, compiled, count,
-                type, "receive", true);
+            final MessageBuffer buffer = resolve(form, byteBuffer, address, capacityBytes, allocation, compiled,
+                count, type, "receive", true);
             final SignatureEntry signature = signatures.lookup(type, count);
             engine.submit(new ReceiveOperation(request, source, tag, WORLD_CONTEXT, buffer, count, compiled,
                 signature));
@@ -551,6 +570,7 @@ public final class Communicator implements AutoCloseable
     }
 
     private MessageBuffer resolve(
+        final int form,
         final ByteBuffer byteBuffer,
         final long address,
         final long capacityBytes,
@@ -562,19 +582,28 @@ public final class Communicator implements AutoCloseable
         final boolean writable)
     {
         final MessageBuffer buffer;
-        if (byteBuffer != null)
+        if (form == BYTE_BUFFER)
         {
-            buffer = fromByteBuffer(byteBuffer, role, writable);
+            buffer = fromByteBuffer(requireBuffer(byteBuffer, role, "a ByteBuffer"), role, writable);
         }
-        else if (allocation != null)
+        else if (form == ALLOCATION)
         {
-            buffer = fromAllocation(allocation, role);
+            buffer = fromAllocation(requireBuffer(allocation, role, "an Allocation"), role);
         }
         else
         {
             buffer = fromAddress(address, capacityBytes, role);
         }
         checkFits(buffer, compiled, count, type, role);
+        return buffer;
+    }
+
+    private static <T> T requireBuffer(final T buffer, final String role, final String expected)
+    {
+        if (buffer == null)
+        {
+            throw new IllegalArgumentException(role + " buffer is null (" + expected + " was expected)");
+        }
         return buffer;
     }
 

@@ -54,6 +54,23 @@ final class MatchQueues
         return null;
     }
 
+    /**
+     * @return the posted receive of a request, removed from the queue; null when no message matched it is not
+     * posted (a message matched it, or it completed).
+     */
+    ReceiveOperation takePosted(final Request request)
+    {
+        for (ReceiveOperation receive = postedHead; receive != null; receive = receive.next)
+        {
+            if (receive.request == request)
+            {
+                removePosted(receive);
+                return receive;
+            }
+        }
+        return null;
+    }
+
     void removePosted(final ReceiveOperation receive)
     {
         if (receive.previous == null)

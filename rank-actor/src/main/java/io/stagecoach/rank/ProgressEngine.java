@@ -315,6 +315,33 @@ final class ProgressEngine implements TransportListener, CommandSink
     }
 
     /**
+     * MPI_Cancel of a receive: takes it out of the posted queue, when no message has matched it yet, and completes it
+     * as cancelled.
+     *
+     * @param request a receive of this engine.
+     * @return true when it was cancelled, false when a message matched it already or it completed.
+     */
+    boolean cancel(final Request request)
+    {
+        lock.lockSpinning();
+        try
+        {
+            drainCommands();
+            final ReceiveOperation receive = queues.takePosted(request);
+            if (receive == null)
+            {
+                return false;
+            }
+            completions.complete(request, Status.cancelled(receive.source, receive.tag));
+            return true;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
      * A snapshot of counters, for tests and diagnostics.
      *
      * @param peerRank a rank.

@@ -8,11 +8,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * How a rank ends when its program does not close it: the runtime's threads are daemon threads, so the JVM exits
- * once the program's threads end, and a shutdown hook then closes the rank. A program that returned without
- * {@link Communicator#close()} gets a warning and the orderly close (its peers read everything it sent and learn that
- * it left). A program whose thread that started the rank died of an exception (printed, and the JVM exits with status
- * 1), or a rank whose launcher went away, leaves without a goodbye: its peers learn it from the facts at once (the
- * launcher reports the exit, the process and its streams are gone).
+ * once the program's threads end, and a shutdown hook then closes the rank. A program whose thread that started the
+ * rank returned without {@link Communicator#close()} gets a warning and the orderly close (its peers read everything
+ * it sent and learn that it left). When that thread died of an exception (printed, and the JVM exits with status 1),
+ * when the JVM exits while it still runs ({@code System.exit}, SIGTERM, SIGINT), or when the rank's launcher went
+ * away, the rank leaves without a goodbye: its peers learn it from the facts at once (the launcher reports the exit,
+ * the process and its streams are gone).
  */
 final class RankExit
 {
@@ -87,10 +88,12 @@ final class RankExit
         {
             return;
         }
-        if (failure != null || launcherLost != null)
+        final String abrupt = failure != null ? "its program failed: " + failure :
+            launcherLost != null ? "its launcher is gone" :
+            starter.isAlive() ? "the JVM exits while its program runs (System.exit or a signal)" : null;
+        if (abrupt != null)
         {
-            LOG.warn("rank {} leaves without a goodbye: {}", runtime.rank(),
-                failure != null ? "its program failed: " + failure : "its launcher is gone");
+            LOG.warn("rank {} leaves without a goodbye: {}", runtime.rank(), abrupt);
             runtime.abandon();
             return;
         }

@@ -89,7 +89,9 @@ public final class Request extends CompletionStageAdapter<Status>
     }
 
     /**
-     * Waits for the request, driving the rank's progress meanwhile.
+     * Waits for the request, driving the rank's progress meanwhile. A wait that times out leaves the request as it
+     * was: a receive stays posted and takes the next message that matches it, a send goes on; wait again, or
+     * {@link #cancel()} the receive.
      *
      * @param timeout longest wait.
      * @return the status of the completed request.
@@ -124,6 +126,20 @@ public final class Request extends CompletionStageAdapter<Status>
             engine.progress();
         }
         return status != null;
+    }
+
+    /**
+     * Cancels a receive that no message has matched yet (MPI_Cancel, done at once): it completes with a status whose
+     * {@link Status#isCancelled()} is true, and the message it would have taken goes to a later receive. A receive
+     * that a message matched already completes as usual, and so does a send: sends cannot be cancelled (MPI-4
+     * deprecates it).
+     *
+     * @return true when this call cancelled the receive; false when it is a send, a message matched it, or it
+     * completed.
+     */
+    public boolean cancel()
+    {
+        return status == null && engine != null && !operation.contains("send") && engine.cancel(this);
     }
 
     /**

@@ -17,14 +17,27 @@ public final class Status
     private final long count;
     private final long byteCount;
     private final Throwable error;
+    private final boolean cancelled;
 
     Status(final int source, final int tag, final long count, final long byteCount, final Throwable error)
+    {
+        this(source, tag, count, byteCount, error, false);
+    }
+
+    private Status(
+        final int source,
+        final int tag,
+        final long count,
+        final long byteCount,
+        final Throwable error,
+        final boolean cancelled)
     {
         this.source = source;
         this.tag = tag;
         this.count = count;
         this.byteCount = byteCount;
         this.error = error;
+        this.cancelled = cancelled;
     }
 
     static Status of(final int source, final int tag, final long byteCount, final long typeSizeBytes)
@@ -35,6 +48,11 @@ public final class Status
     static Status failed(final int source, final int tag, final Throwable error)
     {
         return new Status(source, tag, 0, 0, error);
+    }
+
+    static Status cancelled(final int source, final int tag)
+    {
+        return new Status(source, tag, 0, 0, null, true);
     }
 
     /**
@@ -86,6 +104,15 @@ public final class Status
     }
 
     /**
+     * @return true when the request was cancelled before a message matched it (MPI_Test_cancelled); nothing arrived,
+     * and the source and tag are those the receive asked for.
+     */
+    public boolean isCancelled()
+    {
+        return cancelled;
+    }
+
+    /**
      * MPI_Get_count for another datatype.
      *
      * @param type a committed datatype.
@@ -99,7 +126,7 @@ public final class Status
     public String toString()
     {
         return "Status{source=" + source + ", tag=" + tag + ", count=" + count + ", bytes=" + byteCount +
-            (error == null ? "" : ", error=" + error) + "}";
+            (cancelled ? ", cancelled" : "") + (error == null ? "" : ", error=" + error) + "}";
     }
 
     static long countOf(final long byteCount, final long typeSizeBytes)

@@ -75,6 +75,10 @@ class PeerFailureTest
             assertThrows(PeerLostException.class, () -> anySource.await(TIMEOUT));
             final Request late = job.rank(1).isend(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 0, 1);
             assertTrue(late.status().error().getMessage().contains("rank 1 closed its communicator"));
+            assertEquals("rank 1 closed its communicator",
+                assertThrows(StagecoachException.class, () -> job.rank(1).iprobe(0, 1)).getMessage());
+            assertThrows(StagecoachException.class, () -> job.rank(1).probe(0, 1));
+            assertThrows(StagecoachException.class, () -> job.rank(1).allocate(64));
         }
     }
 

@@ -321,6 +321,10 @@ class PointToPointTest
         assertFails(comm.irecv(ByteBuffer.allocate(4), 1, Datatype.INT, 1, 0), IllegalArgumentException.class,
             "receive buffer must be a direct ByteBuffer");
         assertFails(comm.isend(0, 4, 1, Datatype.INT, 1, 0), IllegalArgumentException.class, "address is null");
+        assertFails(comm.isend((ByteBuffer)null, 1, Datatype.INT, 1, 0), IllegalArgumentException.class,
+            "send buffer is null (a ByteBuffer was expected)");
+        assertFails(comm.irecv((io.stagecoach.device.Allocation)null, 1, Datatype.INT, 1, 0),
+            IllegalArgumentException.class, "receive buffer is null (an Allocation was expected)");
         final Datatype uncommitted = Datatype.vector(2, 1, 2, Datatype.INT);
         assertFails(comm.isend(direct(64), 1, uncommitted, 1, 0), DatatypeException.class, "is not committed");
         final Datatype freed = Datatype.contiguous(3, Datatype.INT).commit();
