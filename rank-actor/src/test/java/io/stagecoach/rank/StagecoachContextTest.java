@@ -52,6 +52,15 @@ class StagecoachContextTest
     }
 
     @Test
+    void shouldRejectTimeoutsThatAreNotPositive()
+    {
+        assertEquals("close timeout must be positive, not PT0S", assertThrows(IllegalArgumentException.class,
+            () -> context().closeTimeout(Duration.ZERO).conclude()).getMessage());
+        assertEquals("connect timeout must be positive, not PT-1S", assertThrows(IllegalArgumentException.class,
+            () -> context().connectTimeout(Duration.ofSeconds(-1)).conclude()).getMessage());
+    }
+
+    @Test
     void shouldTakeTheSmallerTermOfBothTransportsForTheEagerLimit()
     {
         final int limit = 4 * MIB / 8 - EnvelopeFlyweight.HEADER_LENGTH;
