@@ -2,10 +2,11 @@ package io.stagecoach.protocol.datatype;
 
 /**
  * Accumulates lb, ub, true lb, true ub and alignment of a type map built from copies of other datatypes,
- * following MPI's definitions: lb and ub come from the explicit markers (set by {@code resized} and inherited
- * through every constructor) when any copy carries them, otherwise from the lowest and highest byte of the
- * basic elements; true bounds always come from the basic elements. Copies of a datatype without elements and
- * without markers contribute nothing.
+ * following MPI 3.1 section 4.1: lb and ub come from the explicit markers (set by {@code resized} and inherited
+ * through every constructor) when any copy carries them; otherwise lb is the lowest byte of the basic elements
+ * and ub the highest end of one plus epsilon, the least increment that makes the extent a multiple of the largest
+ * alignment of the basic types in the map. True bounds always come from the basic elements. Copies of a datatype
+ * without elements and without markers contribute nothing.
  */
 final class Bounds
 {
@@ -16,12 +17,9 @@ final class Bounds
     boolean explicit;
     int alignmentBytes = 1;
 
-    private boolean any;
     private boolean data;
     private long markedLb = Long.MAX_VALUE;
     private long markedUb = Long.MIN_VALUE;
-    private long naturalLb = Long.MAX_VALUE;
-    private long naturalUb = Long.MIN_VALUE;
     private long dataLb = Long.MAX_VALUE;
     private long dataUb = Long.MIN_VALUE;
 
@@ -44,17 +42,11 @@ final class Bounds
         final long high = Checked.add(displacementBytes,
             Checked.add(Math.max(0, outerSpan), Math.max(0, innerSpan), "extent"), "extent");
         alignmentBytes = Math.max(alignmentBytes, type.basicAlignment());
-        any = true;
         if (type.explicitBounds())
         {
             explicit = true;
             markedLb = Math.min(markedLb, Checked.add(low, type.lbUnchecked(), "lower bound"));
             markedUb = Math.max(markedUb, Checked.add(high, type.ubUnchecked(), "upper bound"));
-        }
-        else
-        {
-            naturalLb = Math.min(naturalLb, Checked.add(low, type.lbUnchecked(), "lower bound"));
-            naturalUb = Math.max(naturalUb, Checked.add(high, type.ubUnchecked(), "upper bound"));
         }
         if (hasData)
         {
@@ -65,25 +57,29 @@ final class Bounds
     }
 
     /**
-     * @param padToAlignment apply the struct rule: without explicit markers, round the extent up to a multiple
-     *                       of the largest alignment of the basic types.
-     * @return this.
+     * @return this, with lb, ub and the true bounds set.
      */
-    Bounds finish(final boolean padToAlignment)
+    Bounds finish()
     {
-        lb = !any ? 0 : explicit ? markedLb : naturalLb;
-        ub = !any ? 0 : explicit ? markedUb : naturalUb;
         trueLb = data ? dataLb : 0;
         trueUb = data ? dataUb : 0;
-        if (padToAlignment && any && !explicit)
+        if (explicit)
         {
-            final long remainder = Math.floorMod(Checked.add(ub, -lb, "extent"), (long)alignmentBytes);
-            if (remainder != 0)
-            {
-                ub = Checked.add(ub, alignmentBytes - remainder, "upper bound");
-            }
+            lb = markedLb;
+            ub = markedUb;
+        }
+        else
+        {
+            lb = trueLb;
+            ub = Checked.add(trueUb, epsilon(Checked.add(trueUb, -trueLb, "extent")), "upper bound");
         }
         Checked.add(ub, -lb, "extent");
         return this;
+    }
+
+    private long epsilon(final long extentBytes)
+    {
+        final long remainder = Math.floorMod(extentBytes, (long)alignmentBytes);
+        return remainder == 0 ? 0 : alignmentBytes - remainder;
     }
 }

@@ -9,17 +9,20 @@ import java.util.Objects;
  * An MPI derived datatype: a type map of basic elements at byte displacements, with MPI 3.1 / 4.0 constructors,
  * bounds, signatures and the commit that compiles it for packing.
  * <p>
- * <b>Bounds.</b> {@link #lb()}, {@link #ub()} and {@link #extent()} follow the MPI definition: without explicit
- * markers lb is the lowest and ub the highest byte of the basic elements; {@link #resized(long, long)} sets explicit
- * markers, which every constructor inherits from its components (the lowest lb marker and highest ub marker of the
- * copies win, and unmarked copies no longer count). The true bounds ignore markers.
+ * <b>Bounds.</b> {@link #lb()}, {@link #ub()} and {@link #extent()} follow MPI 3.1 section 4.1 for every
+ * constructor: without explicit markers lb is the lowest byte of the basic elements of the type map and ub the
+ * highest end of one plus epsilon, the least increment that rounds the extent up to a multiple of the largest
+ * alignment of the basic types in the map, each basic type being aligned to its own size (CHAR and SHORT to 2,
+ * INT and FLOAT to 4, LONG and DOUBLE to 8). So {@code hvector(2, 1, -12, DOUBLE)} spans bytes [-12, 8) and has
+ * extent 24, and {@code hvector(2, 1, 3, INT)} has extent 8. {@link #resized(long, long)} sets explicit markers,
+ * which every constructor inherits from its components (the lowest lb marker and highest ub marker of the copies
+ * win, unmarked copies no longer count, and no epsilon is added). The true bounds ignore markers and epsilon.
  * <p>
- * <b>Struct padding.</b> MPI adds an implementation-defined epsilon to the upper bound so that the extent is a
- * multiple of the type's alignment. Like MPICH and Open MPI this engine applies it in {@link #struct} only, and
- * only when no component carries explicit markers: the extent of a struct is rounded up to a multiple of the
- * largest alignment of the basic types it contains, each basic type being aligned to its own size (CHAR and SHORT
- * to 2, INT and FLOAT to 4, LONG and DOUBLE to 8). Other constructors never pad: {@code hvector(2, 1, 3, INT)}
- * has extent 7.
+ * <b>Alignment padding elsewhere.</b> The epsilon is implementation-defined. Open MPI adds it in every
+ * constructor, as here, though from the bounds of the components rather than from the elements. MPICH adds it in
+ * struct only: there {@code hvector(2, 1, -12, DOUBLE)} has extent 20. A program that moves data between the
+ * three and relies on the extent of a type whose elements do not end on its alignment should set the extent it
+ * means with {@link #resized(long, long)}.
  * <p>
  * <b>Lifecycle.</b> A constructed type must be {@link #commit() committed} before it is {@link #compiled()
  * compiled} for packing; it may be used in other constructors uncommitted. After {@link #free()} every query and
@@ -121,7 +124,7 @@ public final class Datatype
         Checked.multiply(count, oldtype.sizeUnchecked(), "size in bytes of " + description);
         final Bounds bounds = new Bounds();
         bounds.add(0, oldtype, count, extent, 1, 0);
-        return new Datatype(description, false, bounds.finish(false),
+        return new Datatype(description, false, bounds.finish(),
             SignatureNode.repeat(count, oldtype.signature),
             () -> Layouts.vector(0, count, extent, oldtype.layout()));
     }
@@ -243,7 +246,7 @@ public final class Datatype
     /**
      * MPI_TYPE_CREATE_STRUCT: block i holds {@code blockLengths[i]} elements of {@code types[i]} starting at
      * {@code displacementsBytes[i]}. Without explicit markers in the components the extent is padded to a multiple
-     * of the largest basic alignment (see the class comment).
+     * of the largest basic alignment, as in every constructor (see the class comment).
      *
      * @param blockLengths       elements per block, each >= 0.
      * @param displacementsBytes block starts in bytes.
@@ -268,7 +271,7 @@ public final class Datatype
             signatures.add(SignatureNode.repeat(lengths[i], parts[i].signature));
         }
         return new Datatype("struct(" + text(lengths) + ", " + text(displacements) + "B, " +
-            abbreviate(Arrays.toString(parts)) + ")", false, bounds.finish(true), SignatureNode.sequence(signatures),
+            abbreviate(Arrays.toString(parts)) + ")", false, bounds.finish(), SignatureNode.sequence(signatures),
             () ->
             {
                 final List<Node> nodes = new ArrayList<>(parts.length);
@@ -607,7 +610,7 @@ public final class Datatype
             description), "size in bytes of " + description);
         final Bounds bounds = new Bounds();
         bounds.add(0, oldtype, count, strideBytes, blockLength, extent);
-        return new Datatype(description, false, bounds.finish(false),
+        return new Datatype(description, false, bounds.finish(),
             SignatureNode.repeat(count, SignatureNode.repeat(blockLength, oldtype.signature)),
             () -> Layouts.vector(0, count, strideBytes, Layouts.vector(0, blockLength, extent, oldtype.layout())));
     }
@@ -624,7 +627,7 @@ public final class Datatype
             bounds.add(displacementsBytes[i], oldtype, blockLengths[i], extent, 1, 0);
             signatures.add(SignatureNode.repeat(blockLengths[i], oldtype.signature));
         }
-        return new Datatype(description, false, bounds.finish(false), SignatureNode.sequence(signatures), () ->
+        return new Datatype(description, false, bounds.finish(), SignatureNode.sequence(signatures), () ->
         {
             final Node element = oldtype.layout();
             final List<Node> nodes = new ArrayList<>(blockLengths.length);

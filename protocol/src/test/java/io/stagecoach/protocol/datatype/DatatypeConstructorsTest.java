@@ -58,11 +58,36 @@ class DatatypeConstructorsTest
     }
 
     @Test
-    void shouldNotPadHvectorWithUnalignedStride()
+    void shouldPadHvectorWithUnalignedStrideToTheAlignmentOfItsElements()
     {
         final Datatype type = Datatype.hvector(2, 1, 3, Datatype.INT);
-        assertEquals(7, type.extent());
         assertEquals(List.of("INT@0", "INT@3"), TypeMaps.of(type));
+        assertEquals(8, type.extent(), "7 bytes padded to a multiple of 4");
+        assertEquals(7, type.trueExtent());
+        assertEquals(16, Datatype.contiguous(2, type).extent(), "copies 8 bytes apart end at 15, padded to 16");
+    }
+
+    @Test
+    void shouldPadNegativeHvectorOfDoublesTo24Bytes()
+    {
+        final Datatype type = Datatype.hvector(2, 1, -12, Datatype.DOUBLE);
+        assertEquals(List.of("DOUBLE@0", "DOUBLE@-12"), TypeMaps.of(type));
+        assertEquals(-12, type.lb());
+        assertEquals(12, type.ub());
+        assertEquals(24, type.extent());
+        assertEquals(20, type.trueExtent());
+    }
+
+    @Test
+    void shouldPadEveryConstructorButNotResized()
+    {
+        final Datatype pair = Datatype.hindexed(new int[]{ 1, 1 }, new long[]{ 0, 5 }, Datatype.SHORT);
+        assertEquals(8, pair.extent(), "7 bytes padded to a multiple of 2");
+        assertEquals(32, Datatype.indexedBlock(1, new int[]{ 0, 3 }, pair).extent(), "31 bytes padded to 32");
+        assertEquals(6, Datatype.hindexedBlock(1, new long[]{ 0, 3 }, Datatype.SHORT).extent());
+        assertEquals(7, pair.resized(0, 7).extent());
+        assertEquals(14, Datatype.contiguous(2, pair.resized(0, 7)).extent(), "markers win, no epsilon");
+        assertEquals(3, Datatype.hvector(3, 1, 1, Datatype.BYTE).extent(), "bytes align to 1");
     }
 
     @Test

@@ -1,16 +1,22 @@
 package io.stagecoach.protocol.datatype;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
 import java.util.BitSet;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The worked examples of the MPI standard (3.1 chapter 4 / 4.0 chapter 5 and the I/O chapter), with C's char as
- * BYTE.
+ * BYTE and Fortran's REAL as FLOAT. Where the standard gives a type map but no bounds, lb, ub and extent are those
+ * its section 4.1 defines for that map: the lowest displacement, and the highest end plus the epsilon that rounds
+ * the extent up to the largest alignment (8 for a double).
  */
 class MpiStandardExamplesTest
 {
@@ -28,6 +34,15 @@ class MpiStandardExamplesTest
         final Datatype type = doubleThenChar();
         assertEquals(16, type.extent());
         assertEquals(9, type.size());
+        assertEquals(9, type.trueExtent());
+    }
+
+    @Test
+    void shouldGiveCharThenDoubleTheSameExtentAsDoubleThenChar()
+    {
+        final Datatype type = Datatype.struct(new int[]{ 1, 1 }, new long[]{ 0, 1 },
+            new Datatype[]{ Datatype.BYTE, Datatype.DOUBLE });
+        assertEquals(16, type.extent(), "9 bytes rounded to the next multiple of 8");
         assertEquals(9, type.trueExtent());
     }
 
@@ -62,6 +77,18 @@ class MpiStandardExamplesTest
     }
 
     @Test
+    void shouldBuildHvectorExampleWithOverlappingBlocksAndExtent48()
+    {
+        final Datatype type = Datatype.hvector(2, 3, 4, doubleThenChar());
+        assertEquals(List.of("DOUBLE@0", "BYTE@8", "DOUBLE@16", "BYTE@24", "DOUBLE@32", "BYTE@40",
+            "DOUBLE@4", "BYTE@12", "DOUBLE@20", "BYTE@28", "DOUBLE@36", "BYTE@44"), TypeMaps.of(type));
+        assertEquals(0, type.lb());
+        assertEquals(48, type.ub(), "the last char ends at 45, rounded up to a multiple of 8");
+        assertEquals(48, type.extent());
+        assertEquals(45, type.trueExtent());
+    }
+
+    @Test
     void shouldBuildHvectorLikeVectorWithByteStride()
     {
         assertEquals(TypeMaps.of(Datatype.vector(2, 3, 4, doubleThenChar())),
@@ -76,6 +103,16 @@ class MpiStandardExamplesTest
             "DOUBLE@0", "BYTE@8"), TypeMaps.of(type));
         assertEquals(0, type.lb());
         assertEquals(112, type.ub());
+    }
+
+    @Test
+    void shouldBuildHindexedExample()
+    {
+        final Datatype type = Datatype.hindexed(new int[]{ 3, 1 }, new long[]{ 4, 0 }, doubleThenChar());
+        assertEquals(List.of("DOUBLE@4", "BYTE@12", "DOUBLE@20", "BYTE@28", "DOUBLE@36", "BYTE@44",
+            "DOUBLE@0", "BYTE@8"), TypeMaps.of(type));
+        assertEquals(0, type.lb());
+        assertEquals(48, type.extent(), "the last char ends at 45, rounded up to a multiple of 8");
     }
 
     @Test
@@ -103,6 +140,123 @@ class MpiStandardExamplesTest
         assertEquals(15, type2.ub());
         assertEquals(18, type2.extent());
         assertEquals(13, type2.trueExtent());
+    }
+
+    @Test
+    void shouldMatchEverySendOfFourRealsWithEveryReceive()
+    {
+        final Datatype type2 = Datatype.contiguous(2, Datatype.FLOAT);
+        final Datatype type4 = Datatype.contiguous(4, Datatype.FLOAT);
+        final Datatype type22 = Datatype.contiguous(2, type2);
+        final TypeSignature[] sends = {
+            Datatype.FLOAT.signature(4), type2.signature(2), type22.signature(1), type4.signature(1) };
+        for (final TypeSignature send : sends)
+        {
+            for (final TypeSignature receive : sends)
+            {
+                assertEquals(receive, send);
+            }
+        }
+    }
+
+    @Test
+    void shouldCountWholeTypesAndElementsLikeGetCountAndGetElements()
+    {
+        final Datatype type2 = Datatype.contiguous(2, Datatype.FLOAT);
+        assertEquals(1, type2.countOf(2 * 4));
+        assertEquals(2, type2.elementsOf(2 * 4));
+        assertEquals(Datatype.UNDEFINED, type2.countOf(3 * 4));
+        assertEquals(3, type2.elementsOf(3 * 4));
+    }
+
+    @Test
+    void shouldSendTheSectionOfA3dArrayWithVectorAndTwoHvectors()
+    {
+        final FloatBuffer a = fortranArray(100 * 100 * 100);
+        final Datatype oneslice = Datatype.vector(9, 1, 2, Datatype.FLOAT);
+        final Datatype twoslice = Datatype.hvector(9, 1, 100 * 4, oneslice);
+        final Datatype threeslice = Datatype.hvector(9, 1, 100 * 100 * 4, twoslice).commit();
+        assertEquals(68, oneslice.extent());
+        assertEquals(8 * 400 + 68, twoslice.extent());
+        assertEquals(8 * 40_000 + 8 * 400 + 68, threeslice.extent());
+        assertEquals(9 * 9 * 9 * 4, threeslice.size());
+        final float[] packed = pack(threeslice, 1, a, fortranIndex(100, 100, 1, 3, 2));
+        int n = 0;
+        for (int k = 2; k <= 10; k++)
+        {
+            for (int j = 3; j <= 11; j++)
+            {
+                for (int i = 1; i <= 17; i += 2)
+                {
+                    assertEquals(fortranIndex(100, 100, i, j, k), packed[n++], "a(" + i + "," + j + "," + k + ")");
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldCopyTheStrictlyLowerTriangleWithIndexed()
+    {
+        final int[] displacements = new int[100];
+        final int[] blockLengths = new int[100];
+        for (int i = 1; i <= 100; i++)
+        {
+            displacements[i - 1] = 100 * (i - 1) + i;
+            blockLengths[i - 1] = 100 - i;
+        }
+        final Datatype ltype = Datatype.indexed(blockLengths, displacements, Datatype.FLOAT).commit();
+        assertEquals(4950 * 4, ltype.size());
+        assertEquals(4, ltype.lb(), "a(2,1)");
+        assertEquals(9900 * 4, ltype.ub(), "one past a(100,99)");
+        final float[] packed = pack(ltype, 1, fortranArray(100 * 100), 0);
+        int n = 0;
+        for (int column = 1; column <= 100; column++)
+        {
+            for (int row = column + 1; row <= 100; row++)
+            {
+                assertEquals(fortranIndex(100, 1, row, column, 1), packed[n++], "a(" + row + "," + column + ")");
+            }
+        }
+        assertEquals(4950, n);
+    }
+
+    @Test
+    void shouldTransposeAMatrixWithVectorAndHvector()
+    {
+        final Datatype row = Datatype.vector(100, 1, 100, Datatype.FLOAT);
+        final Datatype xpose = Datatype.hvector(100, 1, 4, row).commit();
+        assertEquals(99 * 100 * 4 + 4, row.extent());
+        assertEquals(100 * 100 * 4, xpose.extent());
+        assertTransposed(pack(xpose, 1, fortranArray(100 * 100), 0));
+    }
+
+    @Test
+    void shouldTransposeAMatrixWithRowsResizedToOneReal()
+    {
+        final Datatype row1 = Datatype.vector(100, 1, 100, Datatype.FLOAT).resized(0, 4).commit();
+        assertEquals(4, row1.extent());
+        assertTransposed(pack(row1, 100, fortranArray(100 * 100), 0));
+    }
+
+    @Test
+    void shouldGiveTheParticleStructTheSizeOfItsCStruct()
+    {
+        final Datatype particle = Datatype.struct(new int[]{ 1, 6, 7 }, new long[]{ 0, 8, 56 },
+            new Datatype[]{ Datatype.INT, Datatype.DOUBLE, Datatype.BYTE });
+        assertEquals(64, particle.extent(), "sizeof(struct Partstruct): int, 4 bytes padding, 6 doubles, 7 chars, 1 " +
+            "byte padding");
+        assertEquals(63, particle.trueExtent());
+        assertEquals(4 + 48 + 7, particle.size());
+    }
+
+    @Test
+    void shouldSendTheFirstTwoCoordinatesOfAllParticlesEitherWay()
+    {
+        final Datatype allPairs = Datatype.hvector(1000, 2, 64, Datatype.DOUBLE).commit();
+        final Datatype onePair = Datatype.contiguous(2, Datatype.DOUBLE).resized(0, 64).commit();
+        assertEquals(allPairs.signature(), onePair.signature(1000));
+        final FloatBuffer particles = fortranArray(1000 * 16);
+        assertArrayEquals(pack(allPairs, 1, particles, 2), pack(onePair, 1000, particles, 2));
     }
 
     @Test
@@ -177,5 +331,55 @@ class MpiStandardExamplesTest
             assertEquals(subarray.compiled().describe().lines().skip(1).toList(),
                 darray.compiled().describe().lines().skip(1).toList());
         }
+    }
+
+    private static void assertTransposed(final float[] packed)
+    {
+        for (int i = 1; i <= 100; i++)
+        {
+            for (int j = 1; j <= 100; j++)
+            {
+                assertEquals(fortranIndex(100, 1, j, i, 1), packed[fortranIndex(100, 1, i, j, 1)],
+                    "b(" + i + "," + j + ") = a(" + j + "," + i + ")");
+            }
+        }
+    }
+
+    /**
+     * @return a direct buffer of {@code elements} floats, each holding its own index.
+     */
+    private static FloatBuffer fortranArray(final int elements)
+    {
+        final FloatBuffer array = ByteBuffer.allocateDirect(elements * 4).order(ByteOrder.nativeOrder())
+            .asFloatBuffer();
+        for (int e = 0; e < elements; e++)
+        {
+            array.put(e, e);
+        }
+        return array;
+    }
+
+    /**
+     * @return the 0-based index of the 1-based Fortran element (i, j, k) of an array of n1 x n2 x ... elements.
+     */
+    private static int fortranIndex(final int n1, final int n2, final int i, final int j, final int k)
+    {
+        return (i - 1) + n1 * ((j - 1) + n2 * (k - 1));
+    }
+
+    /**
+     * @return the floats of {@code count} instances of {@code type} packed from {@code array} with displacement 0
+     * at its float {@code origin}.
+     */
+    private static float[] pack(final Datatype type, final int count, final FloatBuffer array, final int origin)
+    {
+        final ByteBuffer typed = ByteBuffer.allocateDirect(array.capacity() * 4).order(ByteOrder.nativeOrder());
+        typed.asFloatBuffer().put(array.duplicate().clear());
+        final int packedBytes = (int)(count * type.size());
+        final ByteBuffer packed = ByteBuffer.allocateDirect(packedBytes).order(ByteOrder.nativeOrder());
+        type.compiled().pack(typed, origin * 4, count, 0, packedBytes, packed, 0);
+        final float[] floats = new float[packedBytes / 4];
+        packed.asFloatBuffer().get(floats);
+        return floats;
     }
 }

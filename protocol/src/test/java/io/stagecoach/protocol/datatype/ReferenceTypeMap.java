@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * A naive type map for checking the engine: every basic element as a (displacement, type) pair, plus the explicit
  * lb/ub markers, built by literally copying maps as the MPI definitions of the constructors say. Bounds of a map
- * without markers follow the engine's documented rule: the extremes of the copies' own bounds, with the struct
- * padding to the largest basic alignment.
+ * without markers follow MPI 3.1 section 4.1 on the map itself: the lowest displacement, and the highest end plus
+ * the epsilon that rounds the extent up to the largest basic alignment.
  */
 final class ReferenceTypeMap
 {
@@ -73,8 +73,6 @@ final class ReferenceTypeMap
         private boolean any;
         private long markedLb = Long.MAX_VALUE;
         private long markedUb = Long.MIN_VALUE;
-        private long naturalLb = Long.MAX_VALUE;
-        private long naturalUb = Long.MIN_VALUE;
 
         Builder copy(final ReferenceTypeMap child, final long shiftBytes)
         {
@@ -93,29 +91,26 @@ final class ReferenceTypeMap
                 markedLb = Math.min(markedLb, child.lb + shiftBytes);
                 markedUb = Math.max(markedUb, child.ub + shiftBytes);
             }
-            else
-            {
-                naturalLb = Math.min(naturalLb, child.lb + shiftBytes);
-                naturalUb = Math.max(naturalUb, child.ub + shiftBytes);
-            }
             return this;
         }
 
-        ReferenceTypeMap build(final boolean structPadding)
+        ReferenceTypeMap build()
         {
             if (!any)
             {
                 return map;
             }
-            map.lb = map.markers ? markedLb : naturalLb;
-            map.ub = map.markers ? markedUb : naturalUb;
-            if (structPadding && !map.markers)
+            if (map.markers)
             {
-                final long alignment = map.alignment();
-                while ((map.ub - map.lb) % alignment != 0)
-                {
-                    map.ub++;
-                }
+                map.lb = markedLb;
+                map.ub = markedUb;
+                return map;
+            }
+            map.lb = map.trueLb();
+            map.ub = map.trueUb();
+            while ((map.ub - map.lb) % map.alignment() != 0)
+            {
+                map.ub++;
             }
             return map;
         }
@@ -138,7 +133,7 @@ final class ReferenceTypeMap
         {
             builder.copy(old, i * old.extent());
         }
-        return builder.build(false);
+        return builder.build();
     }
 
     static ReferenceTypeMap hvector(final int count, final int blockLength, final long strideBytes,
@@ -152,7 +147,7 @@ final class ReferenceTypeMap
                 builder.copy(old, i * strideBytes + j * old.extent());
             }
         }
-        return builder.build(false);
+        return builder.build();
     }
 
     static ReferenceTypeMap hindexed(final int[] blockLengths, final long[] displacementsBytes,
@@ -166,7 +161,7 @@ final class ReferenceTypeMap
                 builder.copy(old, displacementsBytes[i] + j * old.extent());
             }
         }
-        return builder.build(false);
+        return builder.build();
     }
 
     static ReferenceTypeMap struct(final int[] blockLengths, final long[] displacementsBytes,
@@ -180,7 +175,7 @@ final class ReferenceTypeMap
                 builder.copy(types[i], displacementsBytes[i] + j * types[i].extent());
             }
         }
-        return builder.build(true);
+        return builder.build();
     }
 
     /**
