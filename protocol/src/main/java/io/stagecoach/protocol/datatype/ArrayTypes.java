@@ -2,6 +2,8 @@ package io.stagecoach.protocol.datatype;
 
 import java.util.Objects;
 
+import io.stagecoach.protocol.ErrorClass;
+
 /**
  * Subarray and darray, built from hvector, struct, hindexed_block and resized as their MPI definitions prescribe,
  * so that bounds, signature and layout come from the same rules as every other constructor.
@@ -48,8 +50,8 @@ final class ArrayTypes
         Objects.requireNonNull(distributions, "darray distributions");
         if (distributions.length != ndims)
         {
-            throw new DatatypeException("darray: " + distributions.length + " distributions for " + ndims +
-                " dimensions");
+            throw new DatatypeException(ErrorClass.ARG,
+                "darray: " + distributions.length + " distributions for " + ndims + " dimensions");
         }
         sameDimensions(ndims, dargs, "darray dargs");
         sameDimensions(ndims, psizes, "darray psizes");
@@ -130,7 +132,8 @@ final class ArrayTypes
                 }
                 if ((long)darg * psize < gsize)
                 {
-                    throw new DatatypeException("darray: BLOCK distribution of dimension " + dim + " with darg " +
+                    throw new DatatypeException(ErrorClass.ARG,
+                        "darray: BLOCK distribution of dimension " + dim + " with darg " +
                         darg + " on " + psize + " processes covers " + (long)darg * psize + " elements, fewer than " +
                         "gsize " + gsize + " (darg * psize must be >= gsize)");
                 }
@@ -143,11 +146,11 @@ final class ArrayTypes
     {
         if (size < 1)
         {
-            throw new DatatypeException("darray: size must be >= 1, was " + size);
+            throw new DatatypeException(ErrorClass.ARG, "darray: size must be >= 1, was " + size);
         }
         if (rank < 0 || rank >= size)
         {
-            throw new DatatypeException("darray: rank " + rank + " is outside [0, " + size + ")");
+            throw new DatatypeException(ErrorClass.ARG, "darray: rank " + rank + " is outside [0, " + size + ")");
         }
         long gridSize = 1;
         for (int i = 0; i < gsizes.length; i++)
@@ -162,7 +165,7 @@ final class ArrayTypes
         }
         if (gridSize != size)
         {
-            throw new DatatypeException("darray: process grid " + Datatype.text(psizes) + " has " +
+            throw new DatatypeException(ErrorClass.ARG, "darray: process grid " + Datatype.text(psizes) + " has " +
                 (gridSize > size ? "more than " + size : gridSize) + " processes but size is " + size +
                 " (the product of psizes must equal size)");
         }
@@ -183,20 +186,21 @@ final class ArrayTypes
     {
         if (gsize < 1)
         {
-            throw new DatatypeException("darray: gsizes[" + dim + "] must be >= 1, was " + gsize);
+            throw new DatatypeException(ErrorClass.ARG, "darray: gsizes[" + dim + "] must be >= 1, was " + gsize);
         }
         if (psize < 1)
         {
-            throw new DatatypeException("darray: psizes[" + dim + "] must be >= 1, was " + psize);
+            throw new DatatypeException(ErrorClass.ARG, "darray: psizes[" + dim + "] must be >= 1, was " + psize);
         }
         if (darg != Datatype.DISTRIBUTE_DFLT_DARG && darg < 1 && distribution != Distribution.NONE)
         {
-            throw new DatatypeException("darray: dargs[" + dim + "] must be >= 1 or DISTRIBUTE_DFLT_DARG, was " +
-                darg);
+            throw new DatatypeException(ErrorClass.ARG,
+                "darray: dargs[" + dim + "] must be >= 1 or DISTRIBUTE_DFLT_DARG, was " + darg);
         }
         if (distribution == Distribution.NONE && psize != 1)
         {
-            throw new DatatypeException("darray: dimension " + dim + " is not distributed (NONE) but psizes[" +
+            throw new DatatypeException(ErrorClass.ARG,
+                "darray: dimension " + dim + " is not distributed (NONE) but psizes[" +
                 dim + "] is " + psize + "; it must be 1");
         }
     }
@@ -205,18 +209,23 @@ final class ArrayTypes
     {
         if (size < 1)
         {
-            throw new DatatypeException("subarray: sizes[" + dim + "] must be >= 1, was " + size);
+            throw new DatatypeException(ErrorClass.ARG, "subarray: sizes[" + dim + "] must be >= 1, was " + size);
         }
         if (subsize < 1 || subsize > size)
         {
-            throw new DatatypeException("subarray: subsizes[" + dim + "] = " + subsize + " is outside [1, " + size +
+            throw new DatatypeException(ErrorClass.ARG,
+                "subarray: subsizes[" + dim + "] = " + subsize + " is outside [1, " + size +
                 "] (sizes[" + dim + "])");
         }
-        if (start < 0 || (long)start + subsize > size)
+        if (start < 0)
         {
-            throw new DatatypeException("subarray: starts[" + dim + "] + subsizes[" + dim + "] = " + start + " + " +
-                subsize + " = " + ((long)start + subsize) + " exceeds sizes[" + dim + "] = " + size +
-                (start < 0 ? " or the start is negative" : ""));
+            throw new DatatypeException(ErrorClass.ARG, "subarray: starts[" + dim + "] = " + start + " is negative; " +
+                "it must be in [0, " + (size - subsize) + "] (sizes[" + dim + "] - subsizes[" + dim + "])");
+        }
+        if ((long)start + subsize > size)
+        {
+            throw new DatatypeException(ErrorClass.ARG, "subarray: starts[" + dim + "] + subsizes[" + dim + "] = " +
+                start + " + " + subsize + " = " + ((long)start + subsize) + " exceeds sizes[" + dim + "] = " + size);
         }
     }
 
@@ -249,7 +258,7 @@ final class ArrayTypes
         Objects.requireNonNull(values, what);
         if (values.length < 1)
         {
-            throw new DatatypeException(what + " must have at least 1 dimension, has 0");
+            throw new DatatypeException(ErrorClass.DIMS, what + " must have at least 1 dimension, has 0");
         }
         return values.length;
     }
@@ -259,7 +268,8 @@ final class ArrayTypes
         Objects.requireNonNull(values, what);
         if (values.length != ndims)
         {
-            throw new DatatypeException(what + " has " + values.length + " entries for " + ndims + " dimensions");
+            throw new DatatypeException(ErrorClass.ARG,
+                what + " has " + values.length + " entries for " + ndims + " dimensions");
         }
     }
 }

@@ -2,6 +2,7 @@ package io.stagecoach.protocol.datatype;
 
 import java.nio.ByteBuffer;
 
+import io.stagecoach.protocol.ErrorClass;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -416,7 +417,8 @@ public final class CompiledType
         {
             return 0;
         }
-        return Checked.add(Math.min(0, Checked.multiply(count - 1, extent, "data span")), trueLb, "data span");
+        final long span = Checked.multiply(count - 1, extent, "data span of " + count + " instances", ErrorClass.COUNT);
+        return Checked.add(Math.min(0, span), trueLb, "data span of " + count + " instances", ErrorClass.COUNT);
     }
 
     /**
@@ -430,7 +432,8 @@ public final class CompiledType
         {
             return 0;
         }
-        return Checked.add(Math.max(0, Checked.multiply(count - 1, extent, "data span")), trueUb, "data span");
+        final long span = Checked.multiply(count - 1, extent, "data span of " + count + " instances", ErrorClass.COUNT);
+        return Checked.add(Math.max(0, span), trueUb, "data span of " + count + " instances", ErrorClass.COUNT);
     }
 
     public String toString()
@@ -475,7 +478,7 @@ public final class CompiledType
             throw new IllegalArgumentException("packed range [" + packedOffset + ", +" + lengthBytes +
                 ") has a negative offset or length");
         }
-        final long total = Checked.multiply(count, size, "packed size of " + count + " instances");
+        final long total = Checked.multiply(count, size, "packed size of " + count + " instances", ErrorClass.COUNT);
         if (packedOffset > total || lengthBytes > total - packedOffset)
         {
             throw new IllegalArgumentException("packed range [" + packedOffset + ", " +

@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
+import io.stagecoach.protocol.ErrorClass;
+
 /**
  * An MPI derived datatype: a type map of basic elements at byte displacements, with MPI 3.1 / 4.0 constructors,
  * bounds, signatures and the commit that compiles it for packing.
@@ -28,7 +30,9 @@ import java.util.Objects;
  * compiled} for packing; it may be used in other constructors uncommitted. After {@link #free()} every query and
  * every use throws {@link DatatypeException}; types built from it earlier are unaffected. The predefined types are
  * committed and cannot be freed. Constructors throw {@link DatatypeException} naming the bad argument and its
- * limit.
+ * limit, with the MPI error class of the mistake: {@link ErrorClass#COUNT} for a negative count,
+ * {@link ErrorClass#ARG} for another bad argument, {@link ErrorClass#TYPE} for a null or freed oldtype,
+ * {@link ErrorClass#VALUE_TOO_LARGE} for a size or extent beyond the long limit.
  */
 public final class Datatype
 {
@@ -118,7 +122,7 @@ public final class Datatype
      */
     public static Datatype contiguous(final int count, final Datatype oldtype)
     {
-        nonNegative(count, "count", "contiguous");
+        nonNegative(count, "count", "contiguous", ErrorClass.COUNT);
         final long extent = live(oldtype, "contiguous").extentUnchecked();
         final String description = "contiguous(" + count + ", " + oldtype + ")";
         Checked.multiply(count, oldtype.sizeUnchecked(), "size in bytes of " + description);
@@ -214,7 +218,7 @@ public final class Datatype
     public static Datatype indexedBlock(final int blockLength, final int[] displacements, final Datatype oldtype)
     {
         final long extent = live(oldtype, "indexedBlock").extentUnchecked();
-        nonNegative(blockLength, "blockLength", "indexedBlock");
+        nonNegative(blockLength, "blockLength", "indexedBlock", ErrorClass.ARG);
         Objects.requireNonNull(displacements, "displacements");
         final long[] bytes = new long[displacements.length];
         for (int i = 0; i < bytes.length; i++)
@@ -237,7 +241,7 @@ public final class Datatype
         final Datatype oldtype)
     {
         live(oldtype, "hindexedBlock");
-        nonNegative(blockLength, "blockLength", "hindexedBlock");
+        nonNegative(blockLength, "blockLength", "hindexedBlock", ErrorClass.ARG);
         Objects.requireNonNull(displacementsBytes, "displacementsBytes");
         return blocks("hindexedBlock(" + blockLength + ", " + text(displacementsBytes) + "B, " + oldtype + ")",
             filled(displacementsBytes.length, blockLength), displacementsBytes.clone(), oldtype);
@@ -265,7 +269,7 @@ public final class Datatype
         final List<SignatureNode> signatures = new ArrayList<>(parts.length);
         for (int i = 0; i < parts.length; i++)
         {
-            nonNegative(lengths[i], "blockLengths[" + i + "]", "struct");
+            nonNegative(lengths[i], "blockLengths[" + i + "]", "struct", ErrorClass.ARG);
             live(parts[i], "struct types[" + i + "]");
             bounds.add(displacements[i], parts[i], lengths[i], parts[i].extentUnchecked(), 1, 0);
             signatures.add(SignatureNode.repeat(lengths[i], parts[i].signature));
@@ -396,7 +400,7 @@ public final class Datatype
     {
         if (predefined)
         {
-            throw new DatatypeException("predefined datatype " + description + " cannot be freed");
+            throw new DatatypeException(ErrorClass.TYPE, "predefined datatype " + description + " cannot be freed");
         }
         requireLive("free");
         freed = true;
@@ -420,8 +424,8 @@ public final class Datatype
         final CompiledType result = compiled;
         if (result == null)
         {
-            throw new DatatypeException("datatype " + this + " is not committed: call commit() before using it " +
-                "for communication or packing");
+            throw new DatatypeException(ErrorClass.TYPE, "datatype " + this + " is not committed: call commit() " +
+                "before using it for communication or packing");
         }
         return result;
     }
@@ -505,7 +509,7 @@ public final class Datatype
     public TypeSignature signature(final long count)
     {
         requireLive("signature");
-        Checked.nonNegative(count, "signature count");
+        Checked.nonNegative(count, "signature count", ErrorClass.COUNT);
         return new TypeSignature(SignatureNode.repeat(count, signature));
     }
 
@@ -518,7 +522,7 @@ public final class Datatype
     public long countOf(final long receivedBytes)
     {
         requireLive("countOf");
-        Checked.nonNegative(receivedBytes, "received bytes");
+        Checked.nonNegative(receivedBytes, "received bytes", ErrorClass.SIZE);
         final long size = signature.sizeBytes;
         if (size == 0)
         {
@@ -536,7 +540,7 @@ public final class Datatype
     public long elementsOf(final long receivedBytes)
     {
         requireLive("elementsOf");
-        Checked.nonNegative(receivedBytes, "received bytes");
+        Checked.nonNegative(receivedBytes, "received bytes", ErrorClass.SIZE);
         final long size = signature.sizeBytes;
         if (size == 0)
         {
@@ -559,8 +563,8 @@ public final class Datatype
     public void checkReceive(final long count, final long incomingBytes, final String context)
     {
         requireLive("checkReceive");
-        Checked.nonNegative(count, "receive count");
-        final long capacity = Checked.multiply(count, signature.sizeBytes, "receive buffer size");
+        Checked.nonNegative(count, "receive count", ErrorClass.COUNT);
+        final long capacity = Checked.multiply(count, signature.sizeBytes, "receive buffer size", ErrorClass.COUNT);
         if (incomingBytes > capacity)
         {
             throw new TruncationException(capacity, incomingBytes, context);
@@ -603,8 +607,8 @@ public final class Datatype
     static Datatype strided(final String description, final int count, final int blockLength,
         final long strideBytes, final Datatype oldtype)
     {
-        nonNegative(count, "count", description);
-        nonNegative(blockLength, "blockLength", description);
+        nonNegative(count, "count", description, ErrorClass.COUNT);
+        nonNegative(blockLength, "blockLength", description, ErrorClass.ARG);
         final long extent = oldtype.extentUnchecked();
         Checked.multiply(count, Checked.multiply(blockLength, oldtype.sizeUnchecked(), "size in bytes of " +
             description), "size in bytes of " + description);
@@ -623,7 +627,7 @@ public final class Datatype
         final List<SignatureNode> signatures = new ArrayList<>(blockLengths.length);
         for (int i = 0; i < blockLengths.length; i++)
         {
-            nonNegative(blockLengths[i], "blockLengths[" + i + "]", description);
+            nonNegative(blockLengths[i], "blockLengths[" + i + "]", description, ErrorClass.ARG);
             bounds.add(displacementsBytes[i], oldtype, blockLengths[i], extent, 1, 0);
             signatures.add(SignatureNode.repeat(blockLengths[i], oldtype.signature));
         }
@@ -708,16 +712,20 @@ public final class Datatype
 
     static Datatype live(final Datatype type, final String operation)
     {
-        Objects.requireNonNull(type, operation + " oldtype");
+        if (type == null)
+        {
+            throw new DatatypeException(ErrorClass.TYPE, operation + ": the datatype is null");
+        }
         type.requireLive(operation);
         return type;
     }
 
-    static void nonNegative(final long value, final String name, final String constructor)
+    static void nonNegative(final long value, final String name, final String constructor,
+        final ErrorClass errorClass)
     {
         if (value < 0)
         {
-            throw new DatatypeException(constructor + ": " + name + " must be >= 0, was " + value);
+            throw new DatatypeException(errorClass, constructor + ": " + name + " must be >= 0, was " + value);
         }
     }
 
@@ -725,7 +733,8 @@ public final class Datatype
     {
         if (freed)
         {
-            throw new DatatypeException(operation + " on datatype " + description + " after it was freed");
+            throw new DatatypeException(ErrorClass.TYPE, operation + " on datatype " + description + " after it was " +
+                "freed");
         }
     }
 
@@ -734,7 +743,8 @@ public final class Datatype
         Objects.requireNonNull(blockLengths, constructor + " blockLengths");
         if (otherLength != blockLengths.length)
         {
-            throw new DatatypeException(constructor + ": " + blockLengths.length + " block lengths but " +
+            throw new DatatypeException(ErrorClass.ARG,
+                constructor + ": " + blockLengths.length + " block lengths but " +
                 otherLength + " displacements or types; the counts must be equal");
         }
     }

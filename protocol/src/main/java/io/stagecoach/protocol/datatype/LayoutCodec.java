@@ -1,5 +1,6 @@
 package io.stagecoach.protocol.datatype;
 
+import io.stagecoach.protocol.ErrorClass;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -154,6 +155,6 @@ public final class LayoutCodec
 
     private static DatatypeException invalid(final String name, final String problem)
     {
-        return new DatatypeException("layout of " + name + " is not well formed: " + problem);
+        return new DatatypeException(ErrorClass.ARG, "layout of " + name + " is not well formed: " + problem);
     }
 }

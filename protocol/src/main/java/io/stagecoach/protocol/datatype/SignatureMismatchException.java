@@ -1,7 +1,10 @@
 package io.stagecoach.protocol.datatype;
 
+import io.stagecoach.protocol.ErrorClass;
+
 /**
- * The type signature of a message is not a prefix of the signature the receiver expects (MPI type matching).
+ * The type signature of a message is not a prefix of the signature the receiver expects (MPI type matching); its
+ * {@link #errorClass()} is {@link ErrorClass#TYPE}.
  */
 public final class SignatureMismatchException extends DatatypeException
 {
@@ -12,6 +15,6 @@ public final class SignatureMismatchException extends DatatypeException
      */
     public SignatureMismatchException(final String message)
     {
-        super(message);
+        super(ErrorClass.TYPE, message);
     }
 }

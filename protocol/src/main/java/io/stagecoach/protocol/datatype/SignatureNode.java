@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import io.stagecoach.protocol.ErrorClass;
+
 /**
  * The run-length form of a type signature: a run of one basic type, a repetition of a node, or a sequence of
  * nodes. Its size follows the description of the datatype, never its element count. Each node carries the
@@ -63,7 +65,7 @@ final class SignatureNode
     {
         if (count < 0)
         {
-            throw new DatatypeException("signature repetition count " + count + " is negative");
+            throw new DatatypeException(ErrorClass.COUNT, "signature repetition count " + count + " is negative");
         }
         if (count == 0 || node.length == 0)
         {

@@ -1,8 +1,10 @@
 package io.stagecoach.protocol.datatype;
 
+import io.stagecoach.protocol.ErrorClass;
+
 /**
  * An incoming message is longer than the receive buffer described by {@code count} instances of a datatype
- * (MPI_ERR_TRUNCATE).
+ * (MPI_ERR_TRUNCATE); its {@link #errorClass()} is {@link ErrorClass#TRUNCATE}.
  */
 public final class TruncationException extends DatatypeException
 {
@@ -18,7 +20,7 @@ public final class TruncationException extends DatatypeException
      */
     public TruncationException(final long capacityBytes, final long incomingBytes, final String context)
     {
-        super("receive buffer holds " + capacityBytes + " bytes, message has " + incomingBytes +
+        super(ErrorClass.TRUNCATE, "receive buffer holds " + capacityBytes + " bytes, message has " + incomingBytes +
             (context == null || context.isEmpty() ? "" : " (" + context + ")"));
         this.capacityBytes = capacityBytes;
         this.incomingBytes = incomingBytes;

@@ -1,5 +1,7 @@
 package io.stagecoach.protocol.datatype;
 
+import io.stagecoach.protocol.ErrorClass;
+
 /**
  * The type signature of a message: the sequence of basic types of its type map, kept compact as a 61-bit
  * polynomial hash of that sequence (modulo 2^61-1), its length in basic elements and its packed size in bytes.
@@ -98,7 +100,8 @@ public final class TypeSignature
     {
         if (n < 0 || n > length)
         {
-            throw new DatatypeException("prefix length " + n + " is outside [0, " + length + "] of " + this);
+            throw new DatatypeException(ErrorClass.COUNT,
+                "prefix length " + n + " is outside [0, " + length + "] of " + this);
         }
         return new TypeSignature(requireForm("prefix").prefix(n));
     }
@@ -156,7 +159,8 @@ public final class TypeSignature
         final long sizeBytes = src[offset + 2];
         if (hash < 0 || hash >= SignatureNode.MODULUS || length < 0 || sizeBytes < length)
         {
-            throw new DatatypeException("encoded signature is invalid: hash=" + hash + ", length=" + length +
+            throw new DatatypeException(ErrorClass.ARG,
+                "encoded signature is invalid: hash=" + hash + ", length=" + length +
                 ", sizeBytes=" + sizeBytes + " (hash must be in [0, 2^61-1), 0 <= length <= sizeBytes)");
         }
         return new TypeSignature(hash, length, sizeBytes, null);
@@ -192,7 +196,8 @@ public final class TypeSignature
     {
         if (form == null)
         {
-            throw new DatatypeException(operation + " needs the run-length form, which a decoded signature " +
+            throw new DatatypeException(ErrorClass.ARG,
+                operation + " needs the run-length form, which a decoded signature " +
                 "lacks: " + this);
         }
         return form;

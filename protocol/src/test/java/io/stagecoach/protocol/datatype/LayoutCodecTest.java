@@ -3,6 +3,7 @@ package io.stagecoach.protocol.datatype;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
+import io.stagecoach.protocol.ErrorClass;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -58,7 +59,10 @@ class LayoutCodecTest
 
     private static String rejection(final UnsafeBuffer bytes, final int length)
     {
-        return assertThrows(DatatypeException.class, () -> LayoutCodec.read(bytes, 0, length, "row")).getMessage();
+        final DatatypeException ex = assertThrows(DatatypeException.class,
+            () -> LayoutCodec.read(bytes, 0, length, "row"));
+        assertEquals(ErrorClass.ARG, ex.errorClass(), ex.getMessage());
+        return ex.getMessage();
     }
 
     private static CompiledType roundTrip(final CompiledType type)
