@@ -153,6 +153,44 @@ public final class CompiledType
     }
 
     /**
+     * @return upper bound of the datatype in bytes, {@code lb() + extent()}.
+     */
+    public long ub()
+    {
+        return lb + extent;
+    }
+
+    /**
+     * @return lowest byte displacement of the data (0 without data), as {@link Datatype#trueLb()}.
+     */
+    public long trueLb()
+    {
+        return trueLb;
+    }
+
+    /**
+     * @return bytes from {@link #trueLb()} to one past the highest byte of the data, as
+     * {@link Datatype#trueExtent()}.
+     */
+    public long trueExtent()
+    {
+        return trueUb - trueLb;
+    }
+
+    /**
+     * MPI_PACK_SIZE: packed bytes of {@code count} instances.
+     *
+     * @param count instances, >= 0.
+     * @return {@code count * size()}.
+     * @throws DatatypeException of class {@link ErrorClass#COUNT} when the count is negative or the bytes overflow
+     *                           the long limit.
+     */
+    public long packSize(final long count)
+    {
+        return StreamPacker.packSize(name, size, count);
+    }
+
+    /**
      * @return levels of the tree, 1 for a single BLOCK.
      */
     public int depth()
@@ -573,9 +611,9 @@ public final class CompiledType
         }
     }
 
-    long trueLb()
+    String name()
     {
-        return trueLb;
+        return name;
     }
 
     long trueUb()

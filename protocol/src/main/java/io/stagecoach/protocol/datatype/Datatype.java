@@ -1,5 +1,6 @@
 package io.stagecoach.protocol.datatype;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -594,6 +595,107 @@ public final class Datatype
                 "receive signature " + expected + " of " + count + " x " + this +
                 (context == null || context.isEmpty() ? "" : " (" + context + ")"));
         }
+    }
+
+    /**
+     * MPI_PACK_SIZE: the bytes {@link #pack} takes for {@code count} instances, exactly {@code count * size()}.
+     *
+     * @param count instances, >= 0.
+     * @return packed bytes of {@code count} instances.
+     * @throws DatatypeException of class {@link ErrorClass#COUNT} when the count is negative or its packed bytes
+     *                           overflow the long limit; the message names the largest count that fits.
+     */
+    public long packSize(final long count)
+    {
+        requireLive("packSize");
+        return StreamPacker.packSize(description, signature.sizeBytes, count);
+    }
+
+    /**
+     * MPI_PACK on raw memory: packs {@code count} instances of this committed type from the typed buffer whose
+     * displacement 0 is at {@code inAddress} into the packed buffer of {@code outsizeBytes} bytes at
+     * {@code outAddress}, from byte {@code position} of it on. Calls chain: each returns where the next packs.
+     * <pre>
+     * long position = 0;
+     * position = Datatype.INT.pack(countAddress, 1, buffer, bufferBytes, position);
+     * position = face.pack(gridAddress, 1, buffer, bufferBytes, position);
+     * </pre>
+     *
+     * @param inAddress    address of displacement 0 of the typed buffer.
+     * @param count        instances to pack, >= 0.
+     * @param outAddress   address of the packed buffer.
+     * @param outsizeBytes bytes of the packed buffer (MPI's outsize), >= 0.
+     * @param position     where in the packed buffer the bytes go, in [0, outsizeBytes].
+     * @return {@code position + packSize(count)}.
+     * @throws DatatypeException before anything is written: {@link ErrorClass#TYPE} if the type is not committed,
+     *                           {@link ErrorClass#COUNT} for a bad count, {@link ErrorClass#SIZE} for a negative
+     *                           outsize, {@link ErrorClass#ARG} for a position outside the buffer and
+     *                           {@link ErrorClass#TRUNCATE} when the packed bytes do not fit after it.
+     */
+    public long pack(final long inAddress, final long count, final long outAddress, final long outsizeBytes,
+        final long position)
+    {
+        requireLive("pack");
+        return StreamPacker.pack(this, inAddress, count, outAddress, outsizeBytes, position);
+    }
+
+    /**
+     * MPI_UNPACK on raw memory: unpacks {@code count} instances of this committed type from byte {@code position}
+     * of the packed buffer of {@code insizeBytes} bytes at {@code inAddress} into the typed buffer whose
+     * displacement 0 is at {@code outAddress}.
+     *
+     * @param inAddress   address of the packed buffer.
+     * @param insizeBytes bytes of the packed buffer (MPI's insize), >= 0.
+     * @param position    where in the packed buffer the bytes are, in [0, insizeBytes].
+     * @param outAddress  address of displacement 0 of the typed buffer.
+     * @param count       instances to unpack, >= 0.
+     * @return {@code position + packSize(count)}, where the next unpack starts.
+     * @throws DatatypeException before anything is written, of the classes {@link #pack(long, long, long, long,
+     *                           long)} names; {@link ErrorClass#TRUNCATE} when fewer than
+     *                           {@code packSize(count)} bytes follow the position.
+     */
+    public long unpack(final long inAddress, final long insizeBytes, final long position, final long outAddress,
+        final long count)
+    {
+        requireLive("unpack");
+        return StreamPacker.unpack(this, inAddress, insizeBytes, position, outAddress, count);
+    }
+
+    /**
+     * MPI_PACK into a ByteBuffer, the way a Java buffer is written: the packed bytes go at {@code out}'s position,
+     * which advances past them, and its limit is MPI's outsize. The typed buffer {@code in} (direct, or heap with
+     * an accessible array) holds displacement 0 at byte {@code inIndex}; its position and limit are ignored, its
+     * capacity must hold the data of {@code count} instances.
+     *
+     * @param in      typed buffer.
+     * @param inIndex index in {@code in} of displacement 0.
+     * @param count   instances to pack, >= 0.
+     * @param out     packed buffer, written from its position.
+     * @throws DatatypeException before anything is written, of the classes {@link #pack(long, long, long, long,
+     *                           long)} names, and {@link ErrorClass#BUFFER} when the typed buffer cannot hold the
+     *                           data or a buffer is read-only or without an accessible array.
+     */
+    public void pack(final ByteBuffer in, final int inIndex, final long count, final ByteBuffer out)
+    {
+        requireLive("pack");
+        StreamPacker.pack(this, in, inIndex, count, out);
+    }
+
+    /**
+     * MPI_UNPACK from a ByteBuffer, the way a Java buffer is read: the packed bytes are taken from {@code in}'s
+     * position, which advances past them, up to its limit (MPI's insize). The typed buffer {@code out} holds
+     * displacement 0 at byte {@code outIndex}; its capacity must hold the data of {@code count} instances.
+     *
+     * @param in       packed buffer, read from its position.
+     * @param out      typed buffer.
+     * @param outIndex index in {@code out} of displacement 0.
+     * @param count    instances to unpack, >= 0.
+     * @throws DatatypeException before anything is written, as {@link #pack(ByteBuffer, int, long, ByteBuffer)}.
+     */
+    public void unpack(final ByteBuffer in, final ByteBuffer out, final int outIndex, final long count)
+    {
+        requireLive("unpack");
+        StreamPacker.unpack(this, in, out, outIndex, count);
     }
 
     /**

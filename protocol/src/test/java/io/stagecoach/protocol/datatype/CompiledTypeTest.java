@@ -16,6 +16,20 @@ class CompiledTypeTest
     private static final int N = 1024;
 
     @Test
+    void shouldGiveBoundsAndTrueBoundsLikeItsDatatype()
+    {
+        final Datatype type = Datatype.hvector(2, 1, -12, Datatype.DOUBLE).resized(-16, 40).commit();
+        final CompiledType compiled = type.compiled();
+        assertEquals(type.lb(), compiled.lb());
+        assertEquals(type.ub(), compiled.ub());
+        assertEquals(24, compiled.ub());
+        assertEquals(-12, compiled.trueLb());
+        assertEquals(20, compiled.trueExtent());
+        assertEquals(type.trueExtent(), compiled.trueExtent());
+        assertEquals(0, Datatype.contiguous(0, Datatype.INT).commit().compiled().trueExtent());
+    }
+
+    @Test
     void shouldCompileFacesOfA1024CubeToAHandfulOfNodes()
     {
         final int[] sizes = { N, N, N };

@@ -260,6 +260,36 @@ class MpiStandardExamplesTest
     }
 
     @Test
+    void shouldPackTwoIntsOneAfterTheOtherAndReceiveThemAsTwoInts()
+    {
+        final ByteBuffer ij = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder()).putInt(0, 17).putInt(4, 42);
+        final ByteBuffer buff = ByteBuffer.allocateDirect(1000).order(ByteOrder.nativeOrder());
+        final long address = Memory.directAddress(buff);
+        long position = 0;
+        position = Datatype.INT.pack(Memory.directAddress(ij), 1, address, 1000, position);
+        position = Datatype.INT.pack(Memory.directAddress(ij) + 4, 1, address, 1000, position);
+        assertEquals(8, position);
+        final ByteBuffer a = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder());
+        Datatype.INT.unpack(buff.limit((int)position), a, 0, 2);
+        assertEquals(17, a.getInt(0));
+        assertEquals(42, a.getInt(4));
+        assertEquals(Datatype.INT.signature(2), Datatype.contiguous(2, Datatype.INT).signature());
+    }
+
+    @Test
+    void shouldBoundAPackOfACountAndItsCharactersWithPackSize()
+    {
+        final long packSize = Datatype.INT.packSize(1) + Datatype.BYTE.packSize(100);
+        assertEquals(104, packSize);
+        final ByteBuffer lbuf = ByteBuffer.allocateDirect((int)packSize);
+        final ByteBuffer text = ByteBuffer.allocateDirect(100);
+        final ByteBuffer count = ByteBuffer.allocateDirect(4).order(ByteOrder.nativeOrder()).putInt(0, 100);
+        Datatype.INT.pack(count, 0, 1, lbuf);
+        Datatype.BYTE.pack(text, 0, 100, lbuf);
+        assertEquals(packSize, lbuf.position());
+    }
+
+    @Test
     void shouldDistributeColumnBlocksWithSubarrayLikeTheIoChapter()
     {
         final int[] gsizes = { 100, 100 };
