@@ -140,32 +140,32 @@ public final class TypeExpression
                 return arguments.build(() -> Datatype.contiguous(arguments.count(), arguments.type()));
             case "vector":
                 return arguments.build(() -> Datatype.vector(
-                    arguments.count(), arguments.integer("block length"), arguments.integer("stride"),
+                    arguments.count(), arguments.longInteger("block length"), arguments.longInteger("stride"),
                     arguments.type()));
             case "hvector":
                 return arguments.build(() -> Datatype.hvector(
-                    arguments.count(), arguments.integer("block length"), arguments.longInteger("stride in bytes"),
+                    arguments.count(), arguments.longInteger("block length"), arguments.longInteger("stride in bytes"),
                     arguments.type()));
             case "indexed":
                 return arguments.build(() -> Datatype.indexed(
-                    arguments.integers("block lengths"),
-                    arguments.integers("displacements", arguments.lengthOfPrevious()),
+                    arguments.longs("block lengths"),
+                    arguments.longs("displacements", arguments.lengthOfPrevious()),
                     arguments.type()));
             case "hindexed":
                 return arguments.build(() -> Datatype.hindexed(
-                    arguments.integers("block lengths"),
+                    arguments.longs("block lengths"),
                     arguments.longs("displacements in bytes", arguments.lengthOfPrevious()),
                     arguments.type()));
             case "indexed_block":
                 return arguments.build(() -> Datatype.indexedBlock(
-                    arguments.integer("block length"), arguments.integers("displacements"), arguments.type()));
+                    arguments.longInteger("block length"), arguments.longs("displacements"), arguments.type()));
             case "hindexed_block":
                 return arguments.build(() -> Datatype.hindexedBlock(
-                    arguments.integer("block length"), arguments.longs("displacements in bytes"),
+                    arguments.longInteger("block length"), arguments.longs("displacements in bytes"),
                     arguments.type()));
             case "struct":
                 return arguments.build(() -> Datatype.struct(
-                    arguments.integers("block lengths"),
+                    arguments.longs("block lengths"),
                     arguments.longs("displacements in bytes", arguments.lengthOfPrevious()),
                     arguments.types(arguments.lengthOfPrevious())));
             case "subarray":
@@ -190,9 +190,9 @@ public final class TypeExpression
     {
         return arguments.build(() ->
         {
-            final int[] sizes = arguments.integers("sizes");
-            final int[] subsizes = arguments.integers("subsizes", sizes.length);
-            final int[] starts = arguments.integers("starts", sizes.length);
+            final long[] sizes = arguments.longs("sizes");
+            final long[] subsizes = arguments.longs("subsizes", sizes.length);
+            final long[] starts = arguments.longs("starts", sizes.length);
             return Datatype.subarray(sizes, subsizes, starts, arguments.order(), arguments.type());
         });
     }
@@ -203,7 +203,7 @@ public final class TypeExpression
         {
             final int size = arguments.integer("size");
             final int rank = arguments.integer("rank");
-            final int[] gsizes = arguments.integers("gsizes");
+            final long[] gsizes = arguments.longs("gsizes");
             final List<int[]> distributions = arguments.distributions(gsizes.length);
             final int[] psizes = arguments.integers("psizes", gsizes.length);
             final Distribution[] kinds = new Distribution[gsizes.length];
@@ -249,9 +249,9 @@ public final class TypeExpression
             }
         }
 
-        int count()
+        long count()
         {
-            return integer("count");
+            return longInteger("count");
         }
 
         int integer(final String what)
@@ -264,11 +264,6 @@ public final class TypeExpression
         {
             separator(what);
             return number(what, Long.MIN_VALUE, Long.MAX_VALUE);
-        }
-
-        int[] integers(final String what)
-        {
-            return integers(what, -1);
         }
 
         int[] integers(final String what, final int expectedLength)

@@ -53,7 +53,11 @@ class TypeExpressionTest
                 Datatype.struct(new int[]{ 1, 1 }, new long[]{ 0, 16 },
                     new Datatype[]{
                         Datatype.vector(2, 1, 2, Datatype.FLOAT), Datatype.contiguous(2, Datatype.BOOLEAN) })),
-            Arguments.of("indexed([], [], int)", Datatype.indexed(new int[0], new int[0], Datatype.INT)));
+            Arguments.of("indexed([], [], int)", Datatype.indexed(new int[0], new int[0], Datatype.INT)),
+            Arguments.of("vector(3000000000, 1, 2, byte)", Datatype.vector(3_000_000_000L, 1, 2, Datatype.BYTE)),
+            Arguments.of("subarray([5000000000], [10], [4999999990], C, byte)", Datatype.subarray(
+                new long[]{ 5_000_000_000L }, new long[]{ 10 }, new long[]{ 4_999_999_990L }, Order.C,
+                Datatype.BYTE)));
     }
 
     @ParameterizedTest(name = "[{index}] {0}")
@@ -101,7 +105,10 @@ class TypeExpressionTest
                 "indexed: the list of displacements has 1 element but the list before it has 2 elements"),
             Arguments.of("indexed([1,2;[0],double)", 12,
                 "expected ',' or ']' in the list of block lengths but found ';[0],double)'"),
-            Arguments.of("contiguous(3000000000, int)", 11, "count 3000000000 is outside [-2147483648, 2147483647]"),
+            Arguments.of("contiguous(99999999999999999999, int)", 11,
+                "count 99999999999999999999 does not fit in 64 bits"),
+            Arguments.of("darray(3000000000, 0, [4], [block], [2], C, int)", 7,
+                "size 3000000000 is outside [-2147483648, 2147483647]"),
             Arguments.of("subarray([4],[2],[1],X,int)", 21, "expected the storage order (C or F) but found 'x'"),
             Arguments.of("darray(2,0,[4],[blocky],[2],C,int)", 16, "expected a distribution (block, cyclic, none, " +
                 "block(k) or cyclic(k)) but found 'blocky'"),

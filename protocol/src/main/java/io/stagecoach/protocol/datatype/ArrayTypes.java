@@ -14,7 +14,7 @@ final class ArrayTypes
     {
     }
 
-    static Datatype subarray(final int[] sizes, final int[] subsizes, final int[] starts, final Order order,
+    static Datatype subarray(final long[] sizes, final long[] subsizes, final long[] starts, final Order order,
         final Datatype oldtype)
     {
         Objects.requireNonNull(order, "subarray order");
@@ -42,7 +42,7 @@ final class ArrayTypes
             ", starts=" + Datatype.text(starts) + ", " + order + ", " + oldtype + ")", type);
     }
 
-    static Datatype darray(final int size, final int rank, final int[] gsizes, final Distribution[] distributions,
+    static Datatype darray(final int size, final int rank, final long[] gsizes, final Distribution[] distributions,
         final int[] dargs, final int[] psizes, final Order order, final Datatype oldtype)
     {
         Objects.requireNonNull(order, "darray order");
@@ -75,19 +75,19 @@ final class ArrayTypes
      * {@code dargLast}) starting at {@code r * darg}, {@code psize * darg} elements apart, with lb 0 and ub
      * {@code gsize * extent}. BLOCK is cyclic with one block per process; NONE is BLOCK on one process.
      */
-    private static Datatype distribute(final int dim, final int gsize, final Distribution distribution,
+    private static Datatype distribute(final int dim, final long gsize, final Distribution distribution,
         final int darg, final int psize, final int coord, final Datatype child, final long childExtentBytes)
     {
         final long blockLength = blockLength(dim, gsize, distribution, darg, psize);
         final long processes = distribution == Distribution.NONE ? 1 : psize;
         final long r = distribution == Distribution.NONE ? 0 : coord;
-        final long blocks = (gsize + blockLength - 1) / blockLength;
+        final long blocks = (gsize - 1) / blockLength + 1;
         long count = blocks / processes;
         if (r < blocks - count * processes)
         {
             count++;
         }
-        final long lastCycle = gsize % (processes * blockLength);
+        final long lastCycle = gsize % Checked.multiply(processes, blockLength, "darray cycle");
         long lastBlockLength = lastCycle == 0 ? blockLength : lastCycle - blockLength * r;
         if (lastBlockLength > blockLength || lastBlockLength <= 0)
         {
@@ -103,20 +103,20 @@ final class ArrayTypes
         else if (lastBlockLength == blockLength)
         {
             body = Datatype.hindexedBlock(1, new long[]{ startBytes },
-                Datatype.hvector((int)count, (int)blockLength, strideBytes, child));
+                Datatype.hvector(count, blockLength, strideBytes, child));
         }
         else
         {
-            final Datatype whole = Datatype.hvector((int)count - 1, (int)blockLength, strideBytes, child);
+            final Datatype whole = Datatype.hvector(count - 1, blockLength, strideBytes, child);
             final long lastBytes = Checked.add(startBytes,
                 Checked.multiply(count - 1, strideBytes, "darray displacement"), "darray displacement");
-            body = Datatype.struct(new int[]{ 1, (int)lastBlockLength }, new long[]{ startBytes, lastBytes },
+            body = Datatype.struct(new long[]{ 1, lastBlockLength }, new long[]{ startBytes, lastBytes },
                 new Datatype[]{ whole, child });
         }
         return body.resized(0, Checked.multiply(gsize, childExtentBytes, "darray extent"));
     }
 
-    private static long blockLength(final int dim, final int gsize, final Distribution distribution,
+    private static long blockLength(final int dim, final long gsize, final Distribution distribution,
         final int darg, final int psize)
     {
         switch (distribution)
@@ -128,7 +128,7 @@ final class ArrayTypes
             default:
                 if (darg == Datatype.DISTRIBUTE_DFLT_DARG)
                 {
-                    return (gsize + (long)psize - 1) / psize;
+                    return (gsize - 1) / psize + 1;
                 }
                 if ((long)darg * psize < gsize)
                 {
@@ -141,7 +141,7 @@ final class ArrayTypes
         }
     }
 
-    private static int[] gridCoordinates(final int size, final int rank, final int[] gsizes,
+    private static int[] gridCoordinates(final int size, final int rank, final long[] gsizes,
         final Distribution[] distributions, final int[] dargs, final int[] psizes)
     {
         if (size < 1)
@@ -181,7 +181,7 @@ final class ArrayTypes
         return coords;
     }
 
-    private static void checkDarrayDimension(final int dim, final int gsize, final Distribution distribution,
+    private static void checkDarrayDimension(final int dim, final long gsize, final Distribution distribution,
         final int darg, final int psize)
     {
         if (gsize < 1)
@@ -205,7 +205,7 @@ final class ArrayTypes
         }
     }
 
-    private static void checkSubarrayDimension(final int dim, final int size, final int subsize, final int start)
+    private static void checkSubarrayDimension(final int dim, final long size, final long subsize, final long start)
     {
         if (size < 1)
         {
@@ -222,14 +222,14 @@ final class ArrayTypes
             throw new DatatypeException(ErrorClass.ARG, "subarray: starts[" + dim + "] = " + start + " is negative; " +
                 "it must be in [0, " + (size - subsize) + "] (sizes[" + dim + "] - subsizes[" + dim + "])");
         }
-        if ((long)start + subsize > size)
+        if (start > size - subsize)
         {
             throw new DatatypeException(ErrorClass.ARG, "subarray: starts[" + dim + "] + subsizes[" + dim + "] = " +
-                start + " + " + subsize + " = " + ((long)start + subsize) + " exceeds sizes[" + dim + "] = " + size);
+                start + " + " + subsize + " = " + (start + subsize) + " exceeds sizes[" + dim + "] = " + size);
         }
     }
 
-    private static long[] elementStrides(final int[] sizes, final Order order, final long extentBytes)
+    private static long[] elementStrides(final long[] sizes, final Order order, final long extentBytes)
     {
         final int ndims = sizes.length;
         final long[] strides = new long[ndims];
@@ -243,17 +243,17 @@ final class ArrayTypes
         return strides;
     }
 
-    private static long product(final int[] values, final String what)
+    private static long product(final long[] values, final String what)
     {
         long product = 1;
-        for (final int value : values)
+        for (final long value : values)
         {
             product = Checked.multiply(product, value, what + " product");
         }
         return product;
     }
 
-    private static int dimensions(final int[] values, final String what)
+    private static int dimensions(final long[] values, final String what)
     {
         Objects.requireNonNull(values, what);
         if (values.length < 1)
@@ -265,11 +265,20 @@ final class ArrayTypes
 
     private static void sameDimensions(final int ndims, final int[] values, final String what)
     {
-        Objects.requireNonNull(values, what);
-        if (values.length != ndims)
+        sameDimensions(ndims, Objects.requireNonNull(values, what).length, what);
+    }
+
+    private static void sameDimensions(final int ndims, final long[] values, final String what)
+    {
+        sameDimensions(ndims, Objects.requireNonNull(values, what).length, what);
+    }
+
+    private static void sameDimensions(final int ndims, final int length, final String what)
+    {
+        if (length != ndims)
         {
-            throw new DatatypeException(ErrorClass.ARG,
-                what + " has " + values.length + " entries for " + ndims + " dimensions");
+            throw new DatatypeException(ErrorClass.ARG, what + " has " + length + " entries for " + ndims +
+                " dimensions");
         }
     }
 }

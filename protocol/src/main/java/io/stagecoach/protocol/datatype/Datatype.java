@@ -115,13 +115,14 @@ public final class Datatype
     }
 
     /**
-     * MPI_TYPE_CONTIGUOUS: {@code count} copies of {@code oldtype}, each {@code oldtype.extent()} after the last.
+     * MPI_TYPE_CONTIGUOUS (and MPI_TYPE_CONTIGUOUS_C): {@code count} copies of {@code oldtype}, each
+     * {@code oldtype.extent()} after the last.
      *
      * @param count   number of copies, >= 0.
      * @param oldtype the element type.
      * @return a new, uncommitted datatype.
      */
-    public static Datatype contiguous(final int count, final Datatype oldtype)
+    public static Datatype contiguous(final long count, final Datatype oldtype)
     {
         nonNegative(count, "count", "contiguous", ErrorClass.COUNT);
         final long extent = live(oldtype, "contiguous").extentUnchecked();
@@ -135,8 +136,8 @@ public final class Datatype
     }
 
     /**
-     * MPI_TYPE_VECTOR: {@code count} blocks of {@code blockLength} elements, block starts {@code stride} elements
-     * (of {@code oldtype.extent()} bytes) apart; the stride may be negative or zero.
+     * MPI_TYPE_VECTOR (and MPI_TYPE_VECTOR_C): {@code count} blocks of {@code blockLength} elements, block starts
+     * {@code stride} elements (of {@code oldtype.extent()} bytes) apart; the stride may be negative or zero.
      *
      * @param count       number of blocks, >= 0.
      * @param blockLength elements per block, >= 0.
@@ -144,7 +145,8 @@ public final class Datatype
      * @param oldtype     the element type.
      * @return a new, uncommitted datatype.
      */
-    public static Datatype vector(final int count, final int blockLength, final int stride, final Datatype oldtype)
+    public static Datatype vector(final long count, final long blockLength, final long stride,
+        final Datatype oldtype)
     {
         final long extent = live(oldtype, "vector").extentUnchecked();
         final long strideBytes = Checked.multiply(stride, extent, "vector stride in bytes");
@@ -153,7 +155,7 @@ public final class Datatype
     }
 
     /**
-     * MPI_TYPE_CREATE_HVECTOR: as {@link #vector} with the stride in bytes.
+     * MPI_TYPE_CREATE_HVECTOR (and its _C form): as {@link #vector} with the stride in bytes.
      *
      * @param count       number of blocks, >= 0.
      * @param blockLength elements per block, >= 0.
@@ -161,7 +163,7 @@ public final class Datatype
      * @param oldtype     the element type.
      * @return a new, uncommitted datatype.
      */
-    public static Datatype hvector(final int count, final int blockLength, final long strideBytes,
+    public static Datatype hvector(final long count, final long blockLength, final long strideBytes,
         final Datatype oldtype)
     {
         live(oldtype, "hvector");
@@ -179,6 +181,20 @@ public final class Datatype
      * @return a new, uncommitted datatype.
      */
     public static Datatype indexed(final int[] blockLengths, final int[] displacements, final Datatype oldtype)
+    {
+        return indexed(widen(blockLengths), widen(displacements), oldtype);
+    }
+
+    /**
+     * MPI_TYPE_INDEXED_C: {@link #indexed(int[], int[], Datatype)} with block lengths and displacements beyond
+     * the int range.
+     *
+     * @param blockLengths  elements per block, each >= 0.
+     * @param displacements block starts in elements, as many as blockLengths.
+     * @param oldtype       the element type.
+     * @return a new, uncommitted datatype.
+     */
+    public static Datatype indexed(final long[] blockLengths, final long[] displacements, final Datatype oldtype)
     {
         final long extent = live(oldtype, "indexed").extentUnchecked();
         sameLength(blockLengths, displacements == null ? -1 : displacements.length, "indexed");
@@ -202,6 +218,21 @@ public final class Datatype
     public static Datatype hindexed(final int[] blockLengths, final long[] displacementsBytes,
         final Datatype oldtype)
     {
+        return hindexed(widen(blockLengths), displacementsBytes, oldtype);
+    }
+
+    /**
+     * MPI_TYPE_CREATE_HINDEXED_C: {@link #hindexed(int[], long[], Datatype)} with block lengths beyond the int
+     * range.
+     *
+     * @param blockLengths       elements per block, each >= 0.
+     * @param displacementsBytes block starts in bytes, as many as blockLengths.
+     * @param oldtype            the element type.
+     * @return a new, uncommitted datatype.
+     */
+    public static Datatype hindexed(final long[] blockLengths, final long[] displacementsBytes,
+        final Datatype oldtype)
+    {
         live(oldtype, "hindexed");
         sameLength(blockLengths, displacementsBytes == null ? -1 : displacementsBytes.length, "hindexed");
         return blocks("hindexed(" + text(blockLengths) + ", " + text(displacementsBytes) + "B, " + oldtype + ")",
@@ -216,7 +247,21 @@ public final class Datatype
      * @param oldtype       the element type.
      * @return a new, uncommitted datatype.
      */
-    public static Datatype indexedBlock(final int blockLength, final int[] displacements, final Datatype oldtype)
+    public static Datatype indexedBlock(final long blockLength, final int[] displacements, final Datatype oldtype)
+    {
+        return indexedBlock(blockLength, widen(displacements), oldtype);
+    }
+
+    /**
+     * MPI_TYPE_CREATE_INDEXED_BLOCK_C: {@link #indexedBlock(long, int[], Datatype)} with displacements beyond the
+     * int range.
+     *
+     * @param blockLength   elements per block, >= 0.
+     * @param displacements block starts in elements.
+     * @param oldtype       the element type.
+     * @return a new, uncommitted datatype.
+     */
+    public static Datatype indexedBlock(final long blockLength, final long[] displacements, final Datatype oldtype)
     {
         final long extent = live(oldtype, "indexedBlock").extentUnchecked();
         nonNegative(blockLength, "blockLength", "indexedBlock", ErrorClass.ARG);
@@ -231,14 +276,14 @@ public final class Datatype
     }
 
     /**
-     * MPI_TYPE_CREATE_HINDEXED_BLOCK: as {@link #indexedBlock} with displacements in bytes.
+     * MPI_TYPE_CREATE_HINDEXED_BLOCK (and its _C form): as {@link #indexedBlock} with displacements in bytes.
      *
      * @param blockLength        elements per block, >= 0.
      * @param displacementsBytes block starts in bytes.
      * @param oldtype            the element type.
      * @return a new, uncommitted datatype.
      */
-    public static Datatype hindexedBlock(final int blockLength, final long[] displacementsBytes,
+    public static Datatype hindexedBlock(final long blockLength, final long[] displacementsBytes,
         final Datatype oldtype)
     {
         live(oldtype, "hindexedBlock");
@@ -260,10 +305,24 @@ public final class Datatype
      */
     public static Datatype struct(final int[] blockLengths, final long[] displacementsBytes, final Datatype[] types)
     {
+        return struct(widen(blockLengths), displacementsBytes, types);
+    }
+
+    /**
+     * MPI_TYPE_CREATE_STRUCT_C: {@link #struct(int[], long[], Datatype[])} with block lengths beyond the int
+     * range.
+     *
+     * @param blockLengths       elements per block, each >= 0.
+     * @param displacementsBytes block starts in bytes.
+     * @param types              element type of each block.
+     * @return a new, uncommitted datatype.
+     */
+    public static Datatype struct(final long[] blockLengths, final long[] displacementsBytes, final Datatype[] types)
+    {
         Objects.requireNonNull(types, "types");
         sameLength(blockLengths, displacementsBytes == null ? -1 : displacementsBytes.length, "struct");
         sameLength(blockLengths, types.length, "struct");
-        final int[] lengths = blockLengths.clone();
+        final long[] lengths = blockLengths.clone();
         final long[] displacements = displacementsBytes.clone();
         final Datatype[] parts = types.clone();
         final Bounds bounds = new Bounds();
@@ -304,6 +363,23 @@ public final class Datatype
     public static Datatype subarray(final int[] sizes, final int[] subsizes, final int[] starts, final Order order,
         final Datatype oldtype)
     {
+        return subarray(widen(sizes), widen(subsizes), widen(starts), order, oldtype);
+    }
+
+    /**
+     * MPI_TYPE_CREATE_SUBARRAY_C: {@link #subarray(int[], int[], int[], Order, Datatype)} with sizes and starts
+     * beyond the int range.
+     *
+     * @param sizes    elements per dimension of the whole array, each >= 1.
+     * @param subsizes elements per dimension of the sub-block, each in [1, sizes[i]].
+     * @param starts   first element of the sub-block per dimension, each in [0, sizes[i] - subsizes[i]].
+     * @param order    storage order.
+     * @param oldtype  the element type.
+     * @return a new, uncommitted datatype.
+     */
+    public static Datatype subarray(final long[] sizes, final long[] subsizes, final long[] starts,
+        final Order order, final Datatype oldtype)
+    {
         return ArrayTypes.subarray(sizes, subsizes, starts, order, live(oldtype, "subarray"));
     }
 
@@ -325,6 +401,27 @@ public final class Datatype
      * @return a new, uncommitted datatype.
      */
     public static Datatype darray(final int size, final int rank, final int[] gsizes,
+        final Distribution[] distributions, final int[] dargs, final int[] psizes, final Order order,
+        final Datatype oldtype)
+    {
+        return darray(size, rank, widen(gsizes), distributions, dargs, psizes, order, oldtype);
+    }
+
+    /**
+     * MPI_TYPE_CREATE_DARRAY_C: {@link #darray(int, int, int[], Distribution[], int[], int[], Order, Datatype)}
+     * with global sizes beyond the int range.
+     *
+     * @param size          number of processes; must equal the product of psizes.
+     * @param rank          this process, in [0, size).
+     * @param gsizes        elements per dimension of the global array, each >= 1.
+     * @param distributions distribution per dimension.
+     * @param dargs         distribution argument per dimension, >= 1 or {@link #DISTRIBUTE_DFLT_DARG}.
+     * @param psizes        processes per dimension, each >= 1 (1 for NONE).
+     * @param order         storage order.
+     * @param oldtype       the element type.
+     * @return a new, uncommitted datatype.
+     */
+    public static Datatype darray(final int size, final int rank, final long[] gsizes,
         final Distribution[] distributions, final int[] dargs, final int[] psizes, final Order order,
         final Datatype oldtype)
     {
@@ -706,7 +803,7 @@ public final class Datatype
         return description;
     }
 
-    static Datatype strided(final String description, final int count, final int blockLength,
+    static Datatype strided(final String description, final long count, final long blockLength,
         final long strideBytes, final Datatype oldtype)
     {
         nonNegative(count, "count", description, ErrorClass.COUNT);
@@ -721,7 +818,7 @@ public final class Datatype
             () -> Layouts.vector(0, count, strideBytes, Layouts.vector(0, blockLength, extent, oldtype.layout())));
     }
 
-    static Datatype blocks(final String description, final int[] blockLengths, final long[] displacementsBytes,
+    static Datatype blocks(final String description, final long[] blockLengths, final long[] displacementsBytes,
         final Datatype oldtype)
     {
         final long extent = oldtype.extentUnchecked();
@@ -840,7 +937,7 @@ public final class Datatype
         }
     }
 
-    private static void sameLength(final int[] blockLengths, final int otherLength, final String constructor)
+    private static void sameLength(final long[] blockLengths, final int otherLength, final String constructor)
     {
         Objects.requireNonNull(blockLengths, constructor + " blockLengths");
         if (otherLength != blockLengths.length)
@@ -851,9 +948,9 @@ public final class Datatype
         }
     }
 
-    private static int[] filled(final int length, final int value)
+    private static long[] filled(final int length, final long value)
     {
-        final int[] values = new int[length];
+        final long[] values = new long[length];
         Arrays.fill(values, value);
         return values;
     }
@@ -861,6 +958,11 @@ public final class Datatype
     static String text(final int[] values)
     {
         return abbreviate(Arrays.toString(values));
+    }
+
+    static long[] widen(final int[] values)
+    {
+        return values == null ? null : Arrays.stream(values).asLongStream().toArray();
     }
 
     static String text(final long[] values)

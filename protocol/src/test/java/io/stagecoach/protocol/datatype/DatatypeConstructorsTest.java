@@ -91,6 +91,67 @@ class DatatypeConstructorsTest
     }
 
     @Test
+    void shouldTakeCountsBlockLengthsAndDisplacementsBeyondTheIntRange()
+    {
+        final long big = 3_000_000_000L;
+        final Datatype bytes = Datatype.contiguous(big, Datatype.BYTE).commit();
+        assertEquals(big, bytes.size());
+        assertEquals(big, bytes.extent());
+        assertTrue(bytes.compiled().isContiguous());
+        final Datatype everyOther = Datatype.vector(big, 1, 2, Datatype.BYTE).commit();
+        assertEquals(big, everyOther.size());
+        assertEquals(2 * big - 1, everyOther.extent());
+        assertEquals(2 * big, Datatype.hvector(2, big, 4 * big, Datatype.BYTE).size());
+        final Datatype indexed = Datatype.indexed(new long[]{ big }, new long[]{ 5 * big }, Datatype.SHORT);
+        assertEquals(10 * big, indexed.trueLb());
+        assertEquals(2 * big, indexed.size());
+        assertEquals(big, Datatype.hindexed(new long[]{ big }, new long[]{ -big }, Datatype.BYTE).size());
+        assertEquals(-big, Datatype.indexedBlock(big, new long[]{ -big }, Datatype.BYTE).lb());
+        assertEquals(2 * big, Datatype.hindexedBlock(big, new long[]{ 0, big }, Datatype.BYTE).size());
+        assertEquals(big + 8, Datatype.struct(new long[]{ big, 1 }, new long[]{ 0, big },
+            new Datatype[]{ Datatype.BYTE, Datatype.DOUBLE }).size());
+        final Datatype tail = Datatype.subarray(new long[]{ 5 * big }, new long[]{ 10 }, new long[]{ 5 * big - 10 },
+            Order.C, Datatype.BYTE);
+        assertEquals(5 * big, tail.extent());
+        assertEquals(5 * big - 10, tail.trueLb());
+        final Datatype half = Datatype.darray(2, 1, new long[]{ 2 * big }, new Distribution[]{ Distribution.BLOCK },
+            new int[]{ Datatype.DISTRIBUTE_DFLT_DARG }, new int[]{ 2 }, Order.C, Datatype.BYTE);
+        assertEquals(big, half.trueLb());
+        assertEquals(big, half.size());
+    }
+
+    @Test
+    void shouldBuildTheSameTypeFromIntAndLongArguments()
+    {
+        final int[] lengths = { 2, 1 };
+        final long[] longLengths = { 2, 1 };
+        assertAlike(Datatype.indexed(lengths, new int[]{ 3, -1 }, Datatype.INT),
+            Datatype.indexed(longLengths, new long[]{ 3, -1 }, Datatype.INT));
+        assertAlike(Datatype.hindexed(lengths, new long[]{ 12, -4 }, Datatype.INT),
+            Datatype.hindexed(longLengths, new long[]{ 12, -4 }, Datatype.INT));
+        assertAlike(Datatype.indexedBlock(2, new int[]{ 3, -1 }, Datatype.INT),
+            Datatype.indexedBlock(2, new long[]{ 3, -1 }, Datatype.INT));
+        assertAlike(Datatype.struct(lengths, new long[]{ 0, 8 }, new Datatype[]{ Datatype.INT, Datatype.DOUBLE }),
+            Datatype.struct(longLengths, new long[]{ 0, 8 }, new Datatype[]{ Datatype.INT, Datatype.DOUBLE }));
+        assertAlike(Datatype.subarray(new int[]{ 4, 6 }, new int[]{ 2, 3 }, new int[]{ 1, 2 }, Order.C, Datatype.INT),
+            Datatype.subarray(new long[]{ 4, 6 }, new long[]{ 2, 3 }, new long[]{ 1, 2 }, Order.C, Datatype.INT));
+        assertAlike(Datatype.darray(4, 3, new int[]{ 8, 8 }, new Distribution[]{ Distribution.BLOCK,
+            Distribution.CYCLIC }, new int[]{ Datatype.DISTRIBUTE_DFLT_DARG, 2 }, new int[]{ 2, 2 }, Order.C,
+            Datatype.INT), Datatype.darray(4, 3, new long[]{ 8, 8 }, new Distribution[]{ Distribution.BLOCK,
+            Distribution.CYCLIC }, new int[]{ Datatype.DISTRIBUTE_DFLT_DARG, 2 }, new int[]{ 2, 2 }, Order.C,
+            Datatype.INT));
+    }
+
+    private static void assertAlike(final Datatype expected, final Datatype actual)
+    {
+        assertEquals(expected.toString(), actual.toString());
+        assertEquals(expected.lb(), actual.lb());
+        assertEquals(expected.extent(), actual.extent());
+        assertEquals(expected.signature(), actual.signature());
+        assertEquals(TypeMaps.of(expected), TypeMaps.of(actual));
+    }
+
+    @Test
     void shouldBuildIndexedWithNegativeDisplacements()
     {
         final Datatype type = Datatype.indexed(new int[]{ 2, 0, 1 }, new int[]{ -3, 100, 5 }, Datatype.INT);
