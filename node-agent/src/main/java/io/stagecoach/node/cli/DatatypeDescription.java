@@ -10,7 +10,8 @@ import io.stagecoach.protocol.datatype.TypeSignature;
 
 /**
  * The report of {@code stagecoach datatype describe}: bounds, sizes, signature, the compiled (vectorized) form and,
- * on request, the flattened segments of {@code count} instances.
+ * on request, the flattened segments of {@code count} instances. Every figure is computed when it is made, so that
+ * a count too large for the type fails before anything is printed.
  */
 final class DatatypeDescription
 {
@@ -19,18 +20,31 @@ final class DatatypeDescription
 
     private final String expression;
     private final Datatype type;
+    private final CompiledType compiled;
     private final long count;
+    private final long packedBytes;
+    private final long lowBytes;
+    private final long highBytes;
+    private final TypeSignature signature;
 
+    /**
+     * @throws io.stagecoach.protocol.datatype.DatatypeException naming the count and its limit when the bytes or
+     *                                                          the span of {@code count} instances overflow.
+     */
     DatatypeDescription(final String expression, final Datatype type, final long count)
     {
         this.expression = expression;
         this.type = type;
+        this.compiled = type.compiled();
         this.count = count;
+        this.packedBytes = type.packSize(count);
+        this.lowBytes = compiled.dataLowBytes(count);
+        this.highBytes = compiled.dataHighBytes(count);
+        this.signature = type.signature(count);
     }
 
     void print(final PrintWriter out, final boolean segments, final int maxSegments)
     {
-        final CompiledType compiled = type.compiled();
         row(out, "expression", expression);
         row(out, "datatype", type.toString());
         row(out, "size", bytes(type.size()) + " packed per instance");
@@ -40,24 +54,24 @@ final class DatatypeDescription
         row(out, "elements", type.elementCount() + " basic elements per instance");
         if (count != 1)
         {
-            row(out, "count", count + " instances: " + bytes(count * type.size()) + " packed, " +
-                count * type.elementCount() + " elements");
+            row(out, "count", count + " instances: " + bytes(packedBytes) + " packed, " + signature.length() +
+                " elements");
         }
-        row(out, "buffer", "touches bytes [" + compiled.dataLowBytes(count) + ", " + compiled.dataHighBytes(count) +
-            ") of the buffer" + (count == 1 ? "" : " for " + count + " instances"));
-        printSignature(out, type.signature(count));
+        row(out, "buffer", "touches bytes [" + lowBytes + ", " + highBytes + ") of the buffer" +
+            (count == 1 ? "" : " for " + count + " instances"));
+        printSignature(out);
         out.println();
         out.println("compiled (vectorized) form:");
         compiled.describe().lines().forEach(line -> out.println("  " + line));
         if (segments)
         {
             out.println();
-            printSegments(out, compiled, maxSegments);
+            printSegments(out, maxSegments);
         }
         out.flush();
     }
 
-    private void printSignature(final PrintWriter out, final TypeSignature signature)
+    private void printSignature(final PrintWriter out)
     {
         row(out, "signature", "hash 0x" + Long.toHexString(signature.hash()) + ", length " + signature.length() +
             " elements, " + bytes(signature.sizeBytes()) + (count == 1 ? "" : " (" + count + " instances)"));
@@ -83,9 +97,8 @@ final class DatatypeDescription
         }
     }
 
-    private void printSegments(final PrintWriter out, final CompiledType compiled, final int maxSegments)
+    private void printSegments(final PrintWriter out, final int maxSegments)
     {
-        final long packedBytes = count * type.size();
         out.println("segments of " + count + (count == 1 ? " instance" : " instances") +
             " (displacement from the buffer start, offset in the packed stream, length; bytes):");
         out.printf(Locale.ROOT, "  %8s  %14s  %14s  %12s%n", "#", "displacement", "packed offset", "length");

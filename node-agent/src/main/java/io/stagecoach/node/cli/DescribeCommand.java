@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
         "" },
     footer = {
         "",
-        "Expressions (names are case-insensitive; displacements and strides in elements, h* ones in bytes):",
+        "Expressions (names are case-insensitive; displacements and strides in elements, h* ones in bytes;",
+        "constructors nest at most " + TypeExpression.MAX_NESTING + " deep):",
         "  basic types: byte char short int long float double boolean packed",
         "  contiguous(count, type)            vector(count, blocklength, stride, type)",
         "  hvector(count, blocklength, stride_bytes, type)",

@@ -1,6 +1,7 @@
 package io.stagecoach.node.cli;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,11 +29,17 @@ import io.stagecoach.protocol.datatype.Order;
  *   darray(size, rank, [gsizes], [block|block(k)|cyclic|cyclic(k)|none, ...], [psizes], C|F, type)
  *   resized(type, lb, extent)               dup(type)
  * </pre>
- * Names are case-insensitive; whitespace is free; integers may be negative where MPI allows it. The result is not
- * committed.
+ * Names are case-insensitive; whitespace is free; integers may be negative where MPI allows it. Constructors nest
+ * at most {@link #MAX_NESTING} deep. The result is not committed.
  */
 public final class TypeExpression
 {
+    /**
+     * Deepest nesting of constructors read: far deeper than any datatype a program builds, and shallow enough that
+     * parsing, committing and describing the deepest one stay well inside any thread's stack.
+     */
+    public static final int MAX_NESTING = 64;
+
     private static final Map<String, Datatype> BASIC = new TreeMap<>();
     private static final Map<String, String> ARITY = new LinkedHashMap<>();
 
@@ -63,6 +70,7 @@ public final class TypeExpression
 
     private final String text;
     private int position;
+    private int nesting;
 
     private TypeExpression(final String text)
     {
@@ -125,10 +133,57 @@ public final class TypeExpression
             throw new TypeExpressionException(text, start, "unknown datatype '" + name + "'; expected a basic type (" +
                 basicNames() + ") or a constructor (" + constructorNames() + ")");
         }
+        if (++nesting > MAX_NESTING)
+        {
+            throw new TypeExpressionException(text, start, "the expression nests constructors " + nestingOf(text) +
+                " deep, more than the limit of " + MAX_NESTING);
+        }
         expect('(', "'(' after " + name);
         final Datatype type = construct(name, start);
         expect(')', "')' closing " + name + " (it takes " + ARITY.get(name) + ")");
+        nesting--;
         return type;
+    }
+
+    /**
+     * @return how deep constructors nest in {@code text}, counted without recursion, however deep it is.
+     */
+    static int nestingOf(final String text)
+    {
+        final BitSet constructorLevels = new BitSet();
+        int level = 0;
+        int depth = 0;
+        int deepest = 0;
+        for (int i = 0; i < text.length(); i++)
+        {
+            if (text.charAt(i) == '(')
+            {
+                final boolean constructor = ARITY.containsKey(identifierBefore(text, i));
+                constructorLevels.set(level++, constructor);
+                depth += constructor ? 1 : 0;
+                deepest = Math.max(deepest, depth);
+            }
+            else if (text.charAt(i) == ')' && level > 0)
+            {
+                depth -= constructorLevels.get(--level) ? 1 : 0;
+            }
+        }
+        return deepest;
+    }
+
+    private static String identifierBefore(final String text, final int index)
+    {
+        int end = index;
+        while (end > 0 && Character.isWhitespace(text.charAt(end - 1)))
+        {
+            end--;
+        }
+        int start = end;
+        while (start > 0 && (Character.isLetterOrDigit(text.charAt(start - 1)) || text.charAt(start - 1) == '_'))
+        {
+            start--;
+        }
+        return text.substring(start, end).toLowerCase(Locale.ROOT);
     }
 
     private Datatype construct(final String name, final int start)

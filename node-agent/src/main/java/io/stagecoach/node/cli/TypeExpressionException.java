@@ -6,6 +6,11 @@ package io.stagecoach.node.cli;
  */
 public final class TypeExpressionException extends IllegalArgumentException
 {
+    /**
+     * Most characters of the expression that {@link #pointer()} shows.
+     */
+    public static final int POINTER_WINDOW = 100;
+
     private static final long serialVersionUID = 1L;
 
     private final String expression;
@@ -40,10 +45,17 @@ public final class TypeExpressionException extends IllegalArgumentException
     }
 
     /**
-     * @return the expression on one line and a caret under the offending character on the next.
+     * @return the expression on one line and a caret under the offending character on the next; of an expression
+     * longer than {@link #POINTER_WINDOW} characters only that many around the offending one, the cut ends marked
+     * with "...".
      */
     public String pointer()
     {
-        return expression + "\n" + " ".repeat(position) + "^";
+        final int from = Math.max(0, Math.min(position - POINTER_WINDOW / 2, expression.length() - POINTER_WINDOW));
+        final int to = Math.min(expression.length(), from + POINTER_WINDOW);
+        final String before = from > 0 ? "..." : "";
+        final String after = to < expression.length() ? "..." : "";
+        return before + expression.substring(from, to) + after + "\n" +
+            " ".repeat(before.length() + position - from) + "^";
     }
 }

@@ -61,6 +61,59 @@ class StagecoachCommandTest
     }
 
     @Test
+    void shouldRefuseACountWhosePackedBytesOverflowBeforePrintingAnything()
+    {
+        assertEquals(2, execute("datatype", "describe", "--count", "9223372036854775807", "vector(4, 2, 8, float)"));
+
+        assertEquals("", out.toString());
+        assertEquals("stagecoach datatype describe: count 9223372036854775807 of vector(4, 2, 8, FLOAT) (32 packed " +
+            "bytes each) overflows the long limit 9223372036854775807 of packed bytes: the count must be <= " +
+            "288230376151711743\n", err.toString());
+    }
+
+    @Test
+    void shouldRefuseACountWhoseSpanOverflowsBeforePrintingAnything()
+    {
+        assertEquals(2, execute("datatype", "describe", "--count", "3", "resized(int, 0, 4611686018427387904)"));
+
+        assertEquals("", out.toString());
+        assertTrue(err.toString().startsWith("stagecoach datatype describe: data span of 3 instances overflows the " +
+            "long limit 9223372036854775807: 2 x 4611686018427387904"), err::toString);
+    }
+
+    @Test
+    void shouldRefuseNestingBeyondTheLimitNamingTheDepthAndTheLimit()
+    {
+        final String expression = nested("contiguous(1, ", "int", ")", 2000);
+
+        assertEquals(2, execute("datatype", "describe", expression));
+
+        assertEquals("", out.toString());
+        final String[] lines = err.toString().split("\n");
+        assertEquals("stagecoach datatype describe: at column " + (64 * 14 + 1) + ": the expression nests " +
+            "constructors 2000 deep, more than the limit of 64", lines[0]);
+        assertEquals(3, lines.length, err::toString);
+        assertTrue(lines[1].length() < 120 && lines[1].contains("contiguous(1, "), lines[1]);
+        assertEquals('c', lines[1].charAt(lines[2].length() - 1), "the caret points at the 65th constructor");
+    }
+
+    @Test
+    void shouldCommitAndDescribeTheDeepestAllowedTypeOnASmallStack() throws InterruptedException
+    {
+        final String expression = nested("hvector(2, 1, 5, struct([1, 1], [0, 1], [", "int", ", byte]))",
+            TypeExpression.MAX_NESTING / 2);
+        assertEquals(TypeExpression.MAX_NESTING, TypeExpression.nestingOf(expression));
+        final int[] status = { -1 };
+        final Thread thread = new Thread(null, () -> status[0] = execute("datatype", "describe", "--count", "3",
+            expression), "small-stack", 256 * 1024);
+        thread.start();
+        thread.join(60_000);
+
+        assertEquals(0, status[0], () -> "describe on a 256 KiB stack ended with " + status[0] + ": " + err);
+        assertTrue(out.toString().contains("nodes=97 depth=65"), out::toString);
+    }
+
+    @Test
     void shouldRejectUsageErrorsBriefly()
     {
         assertEquals(2, execute("run", "-n", "2"));
@@ -80,6 +133,11 @@ class StagecoachCommandTest
 
         assertEquals("stagecoach: no program 'no.such.Program': it is neither a built-in (latency, bw, bibw, halo) " +
             "nor a class on the class path\n", err.toString());
+    }
+
+    private static String nested(final String open, final String core, final String close, final int levels)
+    {
+        return open.repeat(levels) + core + close.repeat(levels);
     }
 
     private int execute(final String... args)

@@ -13,6 +13,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TypeExpressionTest
 {
@@ -128,6 +129,41 @@ class TypeExpressionTest
         assertEquals("at column " + (position + 1) + ": " + problem, ex.getMessage());
         assertEquals(position, ex.position());
         assertEquals(expression + "\n" + " ".repeat(position) + "^", ex.pointer());
+    }
+
+    @Test
+    void shouldReadConstructorsNestedToTheLimitAndNoDeeper()
+    {
+        final int limit = TypeExpression.MAX_NESTING;
+        assertEquals(4, TypeExpression.parse("dup(".repeat(limit) + "int" + ")".repeat(limit)).size());
+
+        final String tooDeep = "dup(".repeat(limit + 1) + "int" + ")".repeat(limit + 1);
+        final TypeExpressionException ex =
+            assertThrows(TypeExpressionException.class, () -> TypeExpression.parse(tooDeep));
+        assertEquals("at column " + (4 * limit + 1) + ": the expression nests constructors " + (limit + 1) +
+            " deep, more than the limit of " + limit, ex.getMessage());
+    }
+
+    @Test
+    void shouldCountNestingOfConstructorsOnlyWithoutRecursion()
+    {
+        assertEquals(0, TypeExpression.nestingOf("int"));
+        assertEquals(2, TypeExpression.nestingOf("darray(2, 0, [4], [block(2)], [2], C, contiguous(2, int))"));
+        assertEquals(3, TypeExpression.nestingOf("struct([1], [0], [Vector (2, 1, 2, dup(int))])"));
+        assertEquals(100_000, TypeExpression.nestingOf("dup(".repeat(100_000) + "int" + ")".repeat(100_000)));
+    }
+
+    @Test
+    void shouldPointIntoALongExpressionThroughAWindow()
+    {
+        final String expression = "contiguous(2, ".repeat(20) + "flaot" + ")".repeat(120);
+        final TypeExpressionException ex =
+            assertThrows(TypeExpressionException.class, () -> TypeExpression.parse(expression));
+
+        final String[] lines = ex.pointer().split("\n");
+        assertEquals(TypeExpressionException.POINTER_WINDOW + 6, lines[0].length(), lines[0]);
+        assertTrue(lines[0].startsWith("...") && lines[0].endsWith("..."), lines[0]);
+        assertEquals("flaot", lines[0].substring(lines[1].length() - 1, lines[1].length() + 4));
     }
 
     @Test
