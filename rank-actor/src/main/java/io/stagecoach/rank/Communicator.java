@@ -7,6 +7,7 @@ import io.stagecoach.device.Allocation;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.MemoryRegion;
 import io.stagecoach.device.MemoryType;
+import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.datatype.CompiledType;
 import io.stagecoach.protocol.datatype.Datatype;
 import org.agrona.BufferUtil;
@@ -526,7 +527,7 @@ public final class Communicator implements AutoCloseable
     {
         if (engine.isClosed())
         {
-            throw new StagecoachException("rank " + rank() + " closed its communicator");
+            throw new StagecoachException(ErrorClass.COMM, "rank " + rank() + " closed its communicator");
         }
     }
 
@@ -534,7 +535,8 @@ public final class Communicator implements AutoCloseable
     {
         if (destination < 0 || destination >= size())
         {
-            throw new IllegalArgumentException("destination rank " + destination + " is outside [0, " + size() + ")");
+            throw new InvalidArgumentException(ErrorClass.RANK,
+                "destination rank " + destination + " is outside [0, " + size() + ")");
         }
     }
 
@@ -542,8 +544,8 @@ public final class Communicator implements AutoCloseable
     {
         if (source != ANY_SOURCE && (source < 0 || source >= size()))
         {
-            throw new IllegalArgumentException("source rank " + source + " is outside [0, " + size() +
-                ") and is not ANY_SOURCE (-1)");
+            throw new InvalidArgumentException(ErrorClass.RANK,
+                "source rank " + source + " is outside [0, " + size() + ") and is not ANY_SOURCE (-1)");
         }
     }
 
@@ -551,7 +553,7 @@ public final class Communicator implements AutoCloseable
     {
         if (tag < 0 && !(wildcardAllowed && tag == ANY_TAG))
         {
-            throw new IllegalArgumentException("tag " + tag + " is negative" +
+            throw new InvalidArgumentException(ErrorClass.TAG, "tag " + tag + " is negative" +
                 (wildcardAllowed ? " and is not ANY_TAG (-1)" : " (only a receive may use ANY_TAG)"));
         }
     }
@@ -560,11 +562,11 @@ public final class Communicator implements AutoCloseable
     {
         if (type == null)
         {
-            throw new IllegalArgumentException("datatype is null");
+            throw new InvalidArgumentException(ErrorClass.TYPE, "datatype is null");
         }
         if (count < 0)
         {
-            throw new IllegalArgumentException("count " + count + " is negative");
+            throw new InvalidArgumentException(ErrorClass.COUNT, "count " + count + " is negative");
         }
         return type.compiled();
     }
@@ -602,21 +604,26 @@ public final class Communicator implements AutoCloseable
     {
         if (buffer == null)
         {
-            throw new IllegalArgumentException(role + " buffer is null (" + expected + " was expected)");
+            throw badBuffer(role + " buffer is null (" + expected + " was expected)");
         }
         return buffer;
+    }
+
+    private static InvalidArgumentException badBuffer(final String message)
+    {
+        return new InvalidArgumentException(ErrorClass.BUFFER, message);
     }
 
     private static MessageBuffer fromByteBuffer(final ByteBuffer byteBuffer, final String role, final boolean writable)
     {
         if (!byteBuffer.isDirect())
         {
-            throw new IllegalArgumentException(role + " buffer must be a direct ByteBuffer, not a heap buffer of " +
+            throw badBuffer(role + " buffer must be a direct ByteBuffer, not a heap buffer of " +
                 byteBuffer.capacity() + " bytes");
         }
         if (writable && byteBuffer.isReadOnly())
         {
-            throw new IllegalArgumentException(role + " buffer is read-only");
+            throw badBuffer(role + " buffer is read-only");
         }
         final long start = BufferUtil.address(byteBuffer);
         return new MessageBuffer(start + byteBuffer.position(), start, byteBuffer.limit(),
@@ -627,12 +634,12 @@ public final class Communicator implements AutoCloseable
     {
         if (allocation.isFreed())
         {
-            throw new IllegalArgumentException(role + " buffer " + allocation + " was freed");
+            throw badBuffer(role + " buffer " + allocation + " was freed");
         }
         if (allocation.type() == MemoryType.DEVICE && deviceRuntime == null)
         {
-            throw new StagecoachException(role + " buffer " + allocation + " is device memory, but no device " +
-                "runtime is configured (StagecoachContext.deviceRuntime)");
+            throw new StagecoachException(ErrorClass.BUFFER, role + " buffer " + allocation + " is device memory, " +
+                "but no device runtime is configured (StagecoachContext.deviceRuntime)");
         }
         return new MessageBuffer(allocation.address(), allocation.address(), allocation.lengthBytes(),
             allocation.region(), allocation);
@@ -642,17 +649,17 @@ public final class Communicator implements AutoCloseable
     {
         if (address == 0)
         {
-            throw new IllegalArgumentException(role + " buffer address is null (0)");
+            throw badBuffer(role + " buffer address is null (0)");
         }
         if (capacityBytes < 0)
         {
-            throw new IllegalArgumentException(role + " buffer capacity " + capacityBytes + " is negative");
+            throw badBuffer(role + " buffer capacity " + capacityBytes + " is negative");
         }
         final MemoryRegion region = deviceRuntime == null ? MemoryRegion.PAGEABLE_HOST : deviceRuntime.lookup(address);
         if (region.type() == MemoryType.DEVICE && region.lengthBytes() > 0 &&
             address + capacityBytes > region.endAddress())
         {
-            throw new IllegalArgumentException(role + " buffer of " + capacityBytes + " bytes at 0x" +
+            throw badBuffer(role + " buffer of " + capacityBytes + " bytes at 0x" +
                 Long.toHexString(address) + " runs past the end of its allocation, " + region);
         }
         return new MessageBuffer(address, address, capacityBytes, region, null);
@@ -668,8 +675,8 @@ public final class Communicator implements AutoCloseable
         if (highBytes > lowBytes &&
             (startOffset + lowBytes < 0 || startOffset + highBytes > buffer.lengthBytes()))
         {
-            throw new IllegalArgumentException(role + " buffer of " + buffer.lengthBytes() + " bytes is too small " +
-                "for " + count + " x " + type + ": the data spans bytes [" + (startOffset + lowBytes) + ", " +
+            throw badBuffer(role + " buffer of " + buffer.lengthBytes() + " bytes is too small for " + count +
+                " x " + type + ": the data spans bytes [" + (startOffset + lowBytes) + ", " +
                 (startOffset + highBytes) + ") of it");
         }
     }

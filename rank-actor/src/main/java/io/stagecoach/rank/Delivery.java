@@ -3,6 +3,7 @@ package io.stagecoach.rank;
 import java.nio.ByteBuffer;
 
 import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.host.CrossMemory;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
@@ -88,8 +89,8 @@ final class Delivery
         }
         if (receive.source == Communicator.ANY_SOURCE && liveness.noLivePeer())
         {
-            completions.fail(receive.request,
-                new PeerLostException(-1, "every other rank is gone: " + receive.request));
+            completions.fail(receive.request, new PeerLostException(-1, ErrorClass.PROC_FAILED_PENDING,
+                "every other rank is gone: " + receive.request));
             return;
         }
         queues.post(receive);
@@ -112,8 +113,8 @@ final class Delivery
         }
         if (message == null && source == Communicator.ANY_SOURCE && attached && liveness.noLivePeer())
         {
-            throw new PeerLostException(-1, "every other rank is gone: probe(source=ANY_SOURCE, tag=" +
-                Request.tagName(tag) + ")");
+            throw new PeerLostException(-1, ErrorClass.PROC_FAILED_PENDING,
+                "every other rank is gone: probe(source=ANY_SOURCE, tag=" + Request.tagName(tag) + ")");
         }
         return message == null ? null :
             new Status(message.source, message.tag, message.packedBytes, message.packedBytes, null);

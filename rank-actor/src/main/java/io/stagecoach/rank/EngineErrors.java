@@ -1,5 +1,6 @@
 package io.stagecoach.rank;
 
+import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.protocol.datatype.DatatypeException;
 import io.stagecoach.protocol.datatype.SignatureMismatchException;
@@ -49,13 +50,15 @@ final class EngineErrors
         }
         catch (final DatatypeException ex)
         {
-            return new StagecoachException("rank " + source + " sent an invalid signature (" + context + "): " +
+            return new StagecoachException(ErrorClass.INTERN, "rank " + source + " sent an invalid signature (" +
+                context + "): " +
                 ex.getMessage());
         }
         final TypeSignature expected = receive.signature.signature;
         if (incoming.sizeBytes() != packedBytes)
         {
-            return new StagecoachException("message of " + packedBytes + " bytes carries the signature of " +
+            return new StagecoachException(ErrorClass.TYPE, "message of " + packedBytes +
+                " bytes carries the signature of " +
                 incoming.sizeBytes() + " bytes (" + context + ")");
         }
         if (isPacked(incoming) || isPacked(expected) ||
@@ -93,7 +96,8 @@ final class EngineErrors
         {
             return new SignatureMismatchException(message);
         }
-        return new StagecoachException("rank " + peer + " reported " + ErrorFlyweight.codeName(code) + ": " + message);
+        return new StagecoachException(remoteClass(code),
+            "rank " + peer + " reported " + ErrorFlyweight.codeName(code) + ": " + message);
     }
 
     static PeerLostException goneError(final Peer peer, final Request request)
@@ -103,7 +107,19 @@ final class EngineErrors
 
     static StagecoachException closedError(final int rank, final Request request)
     {
-        return new StagecoachException("rank " + rank + " closed its communicator: " + request);
+        return new StagecoachException(ErrorClass.COMM, "rank " + rank + " closed its communicator: " + request);
+    }
+
+    private static ErrorClass remoteClass(final int code)
+    {
+        return switch (code)
+        {
+            case ErrorFlyweight.CODE_TRUNCATED -> ErrorClass.TRUNCATE;
+            case ErrorFlyweight.CODE_SIGNATURE_MISMATCH -> ErrorClass.TYPE;
+            case ErrorFlyweight.CODE_CLOSED -> ErrorClass.COMM;
+            case ErrorFlyweight.CODE_PROTOCOL -> ErrorClass.INTERN;
+            default -> ErrorClass.OTHER;
+        };
     }
 
     private static String context(final int tag, final int source)

@@ -3,6 +3,7 @@ package io.stagecoach.rank;
 import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.stagecoach.pipeline.transport.aeron.AeronTransport;
+import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.wire.AckFlyweight;
 import io.stagecoach.protocol.wire.ClearToSendFlyweight;
 import io.stagecoach.protocol.wire.DataFlyweight;
@@ -284,7 +285,8 @@ final class Inbound implements FragmentHandler
         {
             transfers.receives.remove(receive.transferId);
             receive.releaseStaging();
-            completions.fail(receive.request, new StagecoachException("rank " + peer.rank + " sent DATA at packed " +
+            completions.fail(receive.request, new StagecoachException(ErrorClass.INTERN,
+                "rank " + peer.rank + " sent DATA at packed " +
                 "offset " + data.packedOffset() + " of " + lengthBytes + " bytes, but " + receive.receivedBytes +
                 " of " + receive.packedBytes + " had arrived: " + receive.request));
             return;
@@ -315,7 +317,8 @@ final class Inbound implements FragmentHandler
         if (receive.receivedBytes != receive.packedBytes || message.totalBytes() != receive.packedBytes)
         {
             receive.releaseStaging();
-            completions.fail(receive.request, new StagecoachException("rank " + peer.rank + " finished a transfer " +
+            completions.fail(receive.request, new StagecoachException(ErrorClass.INTERN,
+                "rank " + peer.rank + " finished a transfer " +
                 "of " + message.totalBytes() + " bytes after " + receive.receivedBytes + " of " +
                 receive.packedBytes + " arrived: " + receive.request));
             return;

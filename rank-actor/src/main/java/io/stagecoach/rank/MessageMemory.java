@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.HashSet;
 
+import io.stagecoach.protocol.ErrorClass;
 import org.agrona.BufferUtil;
 
 /**
@@ -33,8 +34,8 @@ final class MessageMemory
     {
         if (bytes < 1 || bytes > Integer.MAX_VALUE)
         {
-            throw new IllegalArgumentException("allocate: " + bytes + " bytes is outside [1, " + Integer.MAX_VALUE +
-                "]");
+            throw new InvalidArgumentException(ErrorClass.SIZE,
+                "allocate: " + bytes + " bytes is outside [1, " + Integer.MAX_VALUE + "]");
         }
         final ByteBuffer shared = arena != null ? arena.allocateForApplication((int)bytes) : null;
         if (shared != null)
@@ -70,8 +71,9 @@ final class MessageMemory
         }
         if (!freed)
         {
-            throw new IllegalArgumentException("free: the buffer at 0x" + Long.toHexString(address) + " (" +
-                buffer.capacity() + " bytes) was not allocated by this communicator, or was freed already");
+            throw new InvalidArgumentException(ErrorClass.BUFFER, "free: the buffer at 0x" +
+                Long.toHexString(address) + " (" + buffer.capacity() + " bytes) was not allocated by this communicator, " +
+                "or was freed already");
         }
     }
 }

@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.StringJoiner;
 import java.util.function.Predicate;
 
+import io.stagecoach.protocol.ErrorClass;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -250,9 +251,13 @@ final class PeerLiveness
         final boolean noneLeft = noLivePeer();
         queues.drainPosted(receive -> receive.source == peer.rank ||
             receive.source == Communicator.ANY_SOURCE && noneLeft, receive -> completions.fail(receive.request,
-            receive.source == peer.rank ? goneError(peer, receive.request) :
-            new PeerLostException(peer.rank, "every other rank is gone, the last was rank " + peer.rank + " (" +
-            reason + "): " + receive.request)));
+            receive.source == peer.rank ? goneError(peer, receive.request) : lastPeerGone(peer, receive.request)));
+    }
+
+    private static PeerLostException lastPeerGone(final Peer peer, final Request request)
+    {
+        return new PeerLostException(peer.rank, ErrorClass.PROC_FAILED_PENDING, "every other rank is gone, the last " +
+            "was rank " + peer.rank + " (" + peer.goneReason + "): " + request);
     }
 
     /**

@@ -15,6 +15,7 @@ import io.stagecoach.pipeline.transport.aeron.AeronTransport;
 import io.stagecoach.pipeline.transport.aeron.DaemonThreads;
 import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
 import io.stagecoach.pipeline.transport.aeron.PeerAddress;
+import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 import io.stagecoach.rank.bootstrap.RendezvousClient;
 import io.stagecoach.rank.bootstrap.RendezvousListener;
@@ -82,7 +83,8 @@ final class RankRuntime
         staging = context.deviceRuntime() == null ? null : new WholeMessageStaging(context.deviceRuntime());
         final ActorStaging actorStaging = new ActorStaging(staging);
         engine = new ProgressEngine(rank, context.size(), context.engineSettings(), actorStaging);
-        system = ActorSystem.create(RankBehavior.create(engine, staging, engine.peerProcesses()), "stagecoach-rank-" + rank, pekkoConfig());
+        system = ActorSystem.create(RankBehavior.create(engine, staging, engine.peerProcesses()),
+            "stagecoach-rank-" + rank, pekkoConfig());
         actorStaging.actor(system);
         if (rendezvous != null)
         {
@@ -125,7 +127,8 @@ final class RankRuntime
         LOG.info("rank {} closed", context.rank());
         if (!unconfirmed.isEmpty())
         {
-            throw new StagecoachException("rank " + context.rank() + " closed, but ranks " + unconfirmed +
+            throw new StagecoachException(ErrorClass.PENDING, "rank " + context.rank() + " closed, but ranks " +
+                unconfirmed +
                 " did not confirm within " + context.closeTimeout().toMillis() + " ms that they read what it sent " +
                 "(job " + context.jobId() + ")");
         }

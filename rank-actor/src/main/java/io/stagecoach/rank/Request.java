@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.datatype.Datatype;
 
 /**
@@ -204,7 +205,7 @@ public final class Request extends CompletionStageAdapter<Status>
     {
         if (requests.length == 0)
         {
-            throw new IllegalArgumentException("waitAny needs at least one request");
+            throw new InvalidArgumentException(ErrorClass.REQUEST, "waitAny needs at least one request");
         }
         final ProgressEngine engine = requests[0].engine;
         if (engine != null)

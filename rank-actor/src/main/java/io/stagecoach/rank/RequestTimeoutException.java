@@ -1,7 +1,10 @@
 package io.stagecoach.rank;
 
+import io.stagecoach.protocol.ErrorClass;
+
 /**
- * A wait on a request ended before the request completed. The request itself goes on.
+ * A wait on a request ended before the request completed; error class {@link ErrorClass#PENDING}. The request
+ * itself goes on: wait again, or cancel a receive ({@link Request#cancel()}).
  */
 public final class RequestTimeoutException extends StagecoachException
 {
@@ -12,6 +15,6 @@ public final class RequestTimeoutException extends StagecoachException
      */
     public RequestTimeoutException(final String message)
     {
-        super(message);
+        super(ErrorClass.PENDING, message);
     }
 }

@@ -1,6 +1,8 @@
 package io.stagecoach.rank;
 
+import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.datatype.Datatype;
+import io.stagecoach.protocol.datatype.DatatypeException;
 
 /**
  * The outcome of a completed request (MPI_Status): who sent the message, with which tag, how much of it arrived,
@@ -101,6 +103,32 @@ public final class Status
     public boolean isError()
     {
         return error != null;
+    }
+
+    /**
+     * @return the MPI error class of the failure ({@link ErrorClass#TRUNCATE}, {@link ErrorClass#PROC_FAILED}, ...):
+     * the one the error carries, {@link ErrorClass#ARG} for another invalid argument, {@link ErrorClass#OTHER} for
+     * anything else; null when the request succeeded.
+     */
+    public ErrorClass errorClass()
+    {
+        if (error == null)
+        {
+            return null;
+        }
+        if (error instanceof StagecoachException stagecoach)
+        {
+            return stagecoach.errorClass();
+        }
+        if (error instanceof DatatypeException datatype)
+        {
+            return datatype.errorClass();
+        }
+        if (error instanceof InvalidArgumentException argument)
+        {
+            return argument.errorClass();
+        }
+        return error instanceof IllegalArgumentException ? ErrorClass.ARG : ErrorClass.OTHER;
     }
 
     /**

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.datatype.Datatype;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +45,7 @@ class PeerFailureTest
             final PeerLostException lost = assertThrows(PeerLostException.class, () -> receive.await(TIMEOUT));
             final long failedAfterMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedNs);
             assertEquals(2, lost.peer());
+            assertEquals(ErrorClass.PROC_FAILED, lost.errorClass());
             assertTrue(lost.getMessage().startsWith("rank 2 "), lost.getMessage());
             assertTrue(lost.getMessage().contains("irecv(source=2, tag=1"), lost.getMessage());
             assertThrows(PeerLostException.class, () -> largeSend.await(TIMEOUT));
@@ -75,8 +77,9 @@ class PeerFailureTest
             assertThrows(PeerLostException.class, () -> anySource.await(TIMEOUT));
             final Request late = job.rank(1).isend(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 0, 1);
             assertTrue(late.status().error().getMessage().contains("rank 1 closed its communicator"));
-            assertEquals("rank 1 closed its communicator",
-                assertThrows(StagecoachException.class, () -> job.rank(1).iprobe(0, 1)).getMessage());
+            final StagecoachException closed = assertThrows(StagecoachException.class, () -> job.rank(1).iprobe(0, 1));
+            assertEquals("rank 1 closed its communicator", closed.getMessage());
+            assertEquals(ErrorClass.COMM, closed.errorClass());
             assertThrows(StagecoachException.class, () -> job.rank(1).probe(0, 1));
             assertThrows(StagecoachException.class, () -> job.rank(1).allocate(64));
         }

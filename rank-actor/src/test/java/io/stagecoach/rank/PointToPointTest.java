@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.protocol.datatype.DatatypeException;
 import io.stagecoach.protocol.datatype.Order;
@@ -197,7 +198,9 @@ class PointToPointTest
         final Request send = comm(1).isend(ints(5000, i -> i), 5000, Datatype.INT, 2, 92);
         final TruncationException error = assertThrows(TruncationException.class, () -> receive.await(TIMEOUT));
         assertEquals("receive buffer holds 4000 bytes, message has 20000 (tag=92, source=1)", error.getMessage());
+        assertEquals(ErrorClass.TRUNCATE, receive.status().errorClass());
         final StagecoachException sendError = assertThrows(StagecoachException.class, () -> send.await(TIMEOUT));
+        assertEquals(ErrorClass.TRUNCATE, sendError.errorClass());
         assertTrue(sendError.getMessage().contains("rank 2 reported TRUNCATED"), sendError.getMessage());
         assertTrue(sendError.getMessage().contains("receive buffer holds 4000 bytes, message has 20000"));
     }
@@ -330,6 +333,13 @@ class PointToPointTest
         final Datatype freed = Datatype.contiguous(3, Datatype.INT).commit();
         freed.free();
         assertFails(comm.irecv(direct(64), 1, freed, 1, 0), DatatypeException.class, "freed");
+
+        assertEquals(ErrorClass.RANK, comm.isend(direct(4), 1, Datatype.INT, 3, 0).status().errorClass());
+        assertEquals(ErrorClass.TAG, comm.irecv(direct(4), 1, Datatype.INT, 1, -5).status().errorClass());
+        assertEquals(ErrorClass.COUNT, comm.isend(direct(4), -1, Datatype.INT, 1, 0).status().errorClass());
+        assertEquals(ErrorClass.BUFFER, comm.isend(direct(4), 2, Datatype.INT, 1, 0).status().errorClass());
+        assertEquals(ErrorClass.TYPE, comm.isend(direct(64), 1, uncommitted, 1, 0).status().errorClass());
+        assertEquals(ErrorClass.TYPE, comm.irecv(direct(64), 1, freed, 1, 0).status().errorClass());
 
         final ByteBuffer in = direct(4);
         final Request receive = comm(1).irecv(in, 1, Datatype.INT, 0, 101);

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.datatype.Datatype;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,7 +47,8 @@ class RequestCancelTest
     {
         final ByteBuffer abandoned = ByteBuffer.allocateDirect(4);
         final Request late = job.rank(0).irecv(abandoned, 1, Datatype.INT, 1, 5);
-        assertThrows(RequestTimeoutException.class, () -> late.await(Duration.ofMillis(50)));
+        assertEquals(ErrorClass.PENDING,
+            assertThrows(RequestTimeoutException.class, () -> late.await(Duration.ofMillis(50))).errorClass());
 
         assertTrue(late.cancel());
 
