@@ -116,6 +116,7 @@ public final class Launcher
         environment.put(LaunchEnvironment.LOCAL_RANK, Integer.toString(rank));
         environment.put(LaunchEnvironment.JOB, context.jobId());
         environment.put(LaunchEnvironment.RENDEZVOUS, rendezvous.addressText());
+        environment.put(LaunchEnvironment.SECRET, rendezvous.secret().text());
         environment.put(LaunchEnvironment.AERON_DIR, aeronDirectory);
         environment.put(LaunchEnvironment.NODE, context.nodeName());
         try

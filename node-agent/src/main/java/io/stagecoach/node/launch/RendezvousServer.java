@@ -3,24 +3,23 @@ package io.stagecoach.node.launch;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketException;
+import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
+import io.stagecoach.rank.bootstrap.JobSecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The rendezvous service of one job (PMI-like key exchange), on 127.0.0.1 only: ranks connect with
- * {@link io.stagecoach.rank.bootstrap.RendezvousClient}, put keys, fence and get what their peers put. The launcher
- * tells it when rank processes exit so that it can push {@code DEAD} to the surviving ranks and fail fences that
- * can no longer complete. The protocol is documented in {@code docs/wire-protocol.md}, section "Rendezvous".
+ * {@link io.stagecoach.rank.bootstrap.RendezvousClient}, prove that they know the job's {@link #secret()}, put keys,
+ * fence and get what their peers put. The launcher tells it when rank processes exit so that it can push
+ * {@code DEAD} to the surviving ranks and fail fences that can no longer complete. Two threads serve any number of ranks: one for all connections, one for timers.
+ * The protocol is documented in {@code docs/wire-protocol.md}, section "Rendezvous".
  */
 public final class RendezvousServer implements AutoCloseable
 {
@@ -29,6 +28,14 @@ public final class RendezvousServer implements AutoCloseable
      * its exit status) before the service reports it dead by itself.
      */
     public static final Duration DEFAULT_LOSS_GRACE = Duration.ofSeconds(1);
+    /**
+     * How long a connection may take from being accepted to a complete {@code HELLO} before it is closed.
+     */
+    public static final Duration DEFAULT_HELLO_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * Connections that may wait for their {@code HELLO} at once beyond one per rank; more are answered {@code BUSY}.
+     */
+    public static final int WAITING_MARGIN = 16;
 
     private static final Logger LOG = LoggerFactory.getLogger(RendezvousServer.class);
     private static final long JOIN_TIMEOUT_MS = 2_000;
@@ -36,26 +43,40 @@ public final class RendezvousServer implements AutoCloseable
 
     private final String jobId;
     private final int size;
-    private final ServerSocket serverSocket;
+    private final JobSecret secret;
+    private final ServerSocketChannel serverChannel;
     private final ScheduledExecutorService timer;
     private final RendezvousState state;
-    private final Thread acceptor;
-    private final AtomicInteger sessionCount = new AtomicInteger();
+    private final RendezvousLoop loop;
+    private final Thread loopThread;
     private volatile boolean closed;
 
-    private RendezvousServer(final String jobId, final int size, final Duration lossGrace) throws IOException
+    private RendezvousServer(
+        final String jobId, final int size, final Duration lossGrace, final Duration helloTimeout) throws IOException
     {
         this.jobId = jobId;
         this.size = size;
-        this.serverSocket = new ServerSocket(0, Math.max(50, size), InetAddress.getByAddress(LOOPBACK));
+        this.secret = JobSecret.generate();
+        this.serverChannel = ServerSocketChannel.open();
         this.timer = Executors.newSingleThreadScheduledExecutor(
             runnable -> daemon(runnable, "stagecoach-rendezvous-timer"));
-        this.state = new RendezvousState(jobId, size, lossGrace.toMillis(), timer);
-        this.acceptor = daemon(this::acceptConnections, "stagecoach-rendezvous-accept");
+        this.state = new RendezvousState(jobId, size, secret, lossGrace.toMillis(), timer);
+        try
+        {
+            serverChannel.bind(new InetSocketAddress(InetAddress.getByAddress(LOOPBACK), 0), Math.max(50, size));
+            this.loop = new RendezvousLoop(jobId, serverChannel, state, helloTimeout.toNanos(), size + WAITING_MARGIN);
+        }
+        catch (final IOException ex)
+        {
+            serverChannel.close();
+            timer.shutdownNow();
+            throw ex;
+        }
+        this.loopThread = daemon(loop, "stagecoach-rendezvous");
     }
 
     /**
-     * Start a rendezvous service on an ephemeral port of 127.0.0.1.
+     * Start a rendezvous service on an ephemeral port of 127.0.0.1, with a new secret.
      *
      * @param jobId the job served; ranks of other jobs are refused.
      * @param size  number of ranks in the job.
@@ -68,7 +89,7 @@ public final class RendezvousServer implements AutoCloseable
     }
 
     /**
-     * Start a rendezvous service on an ephemeral port of 127.0.0.1.
+     * Start a rendezvous service on an ephemeral port of 127.0.0.1, with a new secret.
      *
      * @param jobId     the job served; ranks of other jobs are refused.
      * @param size      number of ranks in the job.
@@ -80,6 +101,12 @@ public final class RendezvousServer implements AutoCloseable
     public static RendezvousServer start(final String jobId, final int size, final Duration lossGrace)
         throws IOException
     {
+        return start(jobId, size, lossGrace, DEFAULT_HELLO_TIMEOUT);
+    }
+
+    static RendezvousServer start(
+        final String jobId, final int size, final Duration lossGrace, final Duration helloTimeout) throws IOException
+    {
         Objects.requireNonNull(jobId, "jobId");
         if (size < 1)
         {
@@ -89,8 +116,8 @@ public final class RendezvousServer implements AutoCloseable
         {
             throw new IllegalArgumentException("job id must be a non-empty word: '" + jobId + "'");
         }
-        final RendezvousServer server = new RendezvousServer(jobId, size, lossGrace);
-        server.acceptor.start();
+        final RendezvousServer server = new RendezvousServer(jobId, size, lossGrace, helloTimeout);
+        server.loopThread.start();
         LOG.debug("rendezvous service of job {} ({} ranks) listening on {}", jobId, size, server.addressText());
         return server;
     }
@@ -100,7 +127,7 @@ public final class RendezvousServer implements AutoCloseable
      */
     public InetSocketAddress address()
     {
-        return new InetSocketAddress(serverSocket.getInetAddress(), serverSocket.getLocalPort());
+        return new InetSocketAddress(serverChannel.socket().getInetAddress(), serverChannel.socket().getLocalPort());
     }
 
     /**
@@ -108,7 +135,7 @@ public final class RendezvousServer implements AutoCloseable
      */
     public String addressText()
     {
-        return serverSocket.getInetAddress().getHostAddress() + ":" + serverSocket.getLocalPort();
+        return serverChannel.socket().getInetAddress().getHostAddress() + ":" + serverChannel.socket().getLocalPort();
     }
 
     /**
@@ -117,6 +144,15 @@ public final class RendezvousServer implements AutoCloseable
     public String jobId()
     {
         return jobId;
+    }
+
+    /**
+     * @return the job's secret, which its ranks need to join ({@code STAGECOACH_SECRET}); give it to them in their
+     * environment, never on a command line.
+     */
+    public JobSecret secret()
+    {
+        return secret;
     }
 
     /**
@@ -175,49 +211,17 @@ public final class RendezvousServer implements AutoCloseable
             return;
         }
         closed = true;
-        try
-        {
-            serverSocket.close();
-        }
-        catch (final IOException ignore)
-        {
-        }
         state.close().forEach(RendezvousSession::close);
+        loop.close();
         timer.shutdownNow();
         try
         {
-            acceptor.join(JOIN_TIMEOUT_MS);
+            loopThread.join(JOIN_TIMEOUT_MS);
             timer.awaitTermination(JOIN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         }
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private void acceptConnections()
-    {
-        while (!closed)
-        {
-            try
-            {
-                final Socket socket = serverSocket.accept();
-                socket.setTcpNoDelay(true);
-                final RendezvousSession session = new RendezvousSession(socket, state);
-                daemon(session, "stagecoach-rendezvous-session-" + sessionCount.incrementAndGet()).start();
-            }
-            catch (final SocketException ex)
-            {
-                if (!closed)
-                {
-                    LOG.warn("rendezvous service of job {} stopped accepting: {}", jobId, ex.toString());
-                }
-                return;
-            }
-            catch (final IOException ex)
-            {
-                LOG.warn("rendezvous service of job {} failed to accept a connection: {}", jobId, ex.toString());
-            }
         }
     }
 

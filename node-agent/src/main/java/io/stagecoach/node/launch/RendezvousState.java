@@ -12,6 +12,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.stagecoach.rank.bootstrap.JobSecret;
+import io.stagecoach.rank.bootstrap.RendezvousProtocol;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,10 +35,15 @@ import static io.stagecoach.rank.bootstrap.RendezvousProtocol.VERSION;
  * Everything the rendezvous server knows about its job: who is connected, the keys each rank put, the fence in
  * progress, and which ranks died or left. One lock; replies and pushes are collected as {@link Delivery}s and
  * written by the caller after the lock is released.
+ * <p>
+ * A connection is admitted only by a {@code HELLO} whose proof shows that it knows the job's secret; every refusal
+ * before that is one generic line that names nothing of the job. A line that is not a well-formed request gets one
+ * {@code ERR} and the connection is closed.
  */
 final class RendezvousState
 {
     static final int MAX_KEYS_PER_RANK = 4096;
+    static final String NOT_ADMITTED = "not admitted: wrong job id or secret";
 
     private static final Logger LOG = LoggerFactory.getLogger(RendezvousState.class);
 
@@ -50,6 +57,7 @@ final class RendezvousState
 
     private final String jobId;
     private final int size;
+    private final JobSecret secret;
     private final long lossGraceMs;
     private final ScheduledExecutorService timer;
     private final RendezvousSession[] sessions;
@@ -61,10 +69,16 @@ final class RendezvousState
     private int completedFences;
     private boolean closed;
 
-    RendezvousState(final String jobId, final int size, final long lossGraceMs, final ScheduledExecutorService timer)
+    RendezvousState(
+        final String jobId,
+        final int size,
+        final JobSecret secret,
+        final long lossGraceMs,
+        final ScheduledExecutorService timer)
     {
         this.jobId = jobId;
         this.size = size;
+        this.secret = secret;
         this.lossGraceMs = lossGraceMs;
         this.timer = timer;
         this.sessions = new RendezvousSession[size];
@@ -74,6 +88,12 @@ final class RendezvousState
         }
     }
 
+    /**
+     * @param session that sent the line.
+     * @param line    without its terminator.
+     * @param out     where replies and pushes are added.
+     * @return whether the connection is to be closed once the replies are written.
+     */
     synchronized boolean handle(final RendezvousSession session, final String line, final List<Delivery> out)
     {
         final int space = line.indexOf(' ');
@@ -88,26 +108,21 @@ final class RendezvousState
             }
             return !hello(session, rest, out);
         }
-        switch (command)
+        return switch (command)
         {
             case PUT -> put(session, rest, out);
             case GET -> get(session, rest, out);
             case FENCE -> fence(session, rest, out);
-            case BYE ->
-            {
-                bye(session, out);
-                return true;
-            }
-            default -> out.add(new Delivery(session, ERR + " unknown request '" + abbreviate(line) + "'"));
-        }
-        return false;
+            case BYE -> bye(session, out);
+            default -> refuse(session, "unknown request '" + abbreviate(line) + "'", out);
+        };
     }
 
     synchronized List<Delivery> connectionLost(final RendezvousSession session)
     {
         final List<Delivery> out = new ArrayList<>();
         final int rank = session.rank();
-        if (rank < 0 || sessions[rank] != session)
+        if (closed || rank < 0 || sessions[rank] != session)
         {
             return out;
         }
@@ -189,14 +204,15 @@ final class RendezvousState
 
     private boolean hello(final RendezvousSession session, final String arguments, final List<Delivery> out)
     {
-        final String[] words = arguments.split(" ");
-        final String refusal = helloRefusal(words);
+        final HelloRequest hello = HelloRequest.parse(arguments);
+        final String refusal = helloRefusal(session, hello);
         if (null != refusal)
         {
             out.add(new Delivery(session, ERR + " " + refusal));
+            LOG.debug("job {}: refused a connection: {}", jobId, refusal);
             return false;
         }
-        final int rank = Integer.parseInt(words[2]);
+        final int rank = hello.rank();
         session.rank(rank);
         sessions[rank] = session;
         out.add(new Delivery(session, OK));
@@ -205,30 +221,30 @@ final class RendezvousState
         return true;
     }
 
-    private String helloRefusal(final String[] words)
+    private String helloRefusal(final RendezvousSession session, final HelloRequest hello)
     {
+        if (hello.version() >= 0 && hello.version() != VERSION)
+        {
+            return "protocol version " + hello.version() + " is not supported, this service speaks version " + VERSION;
+        }
+        if (!hello.isWellFormed())
+        {
+            return "malformed HELLO, expected " + HelloRequest.FORM;
+        }
+        if (!admits(session.challenge(), hello))
+        {
+            return NOT_ADMITTED;
+        }
         if (closed)
         {
             return "the rendezvous service of job " + jobId + " is shutting down";
         }
-        if (words.length != 4 || !isInteger(words[0]) || !isInteger(words[2]) || !isInteger(words[3]))
+        final int rank = hello.rank();
+        if (hello.size() != size)
         {
-            return "malformed HELLO, expected 'HELLO <version> <job> <rank> <size>'";
+            return "job " + jobId + " has " + size + " ranks, rank " + rank + " believes it has " + hello.size();
         }
-        if (Integer.parseInt(words[0]) != VERSION)
-        {
-            return "protocol version " + words[0] + " is not supported, this service speaks version " + VERSION;
-        }
-        if (!ANY_JOB.equals(words[1]) && !jobId.equals(words[1]))
-        {
-            return "this service serves job " + jobId + ", not job " + words[1];
-        }
-        final int rank = Integer.parseInt(words[2]);
-        if (Integer.parseInt(words[3]) != size)
-        {
-            return "job " + jobId + " has " + size + " ranks, rank " + rank + " believes it has " + words[3];
-        }
-        if (rank < 0 || rank >= size)
+        if (rank >= size)
         {
             return "rank " + rank + " is not in [0, " + size + ")";
         }
@@ -243,17 +259,24 @@ final class RendezvousState
         return null;
     }
 
-    private void put(final RendezvousSession session, final String arguments, final List<Delivery> out)
+    private boolean admits(final String challenge, final HelloRequest hello)
+    {
+        final boolean proven =
+            secret.acceptsHelloProof(challenge, hello.jobId(), hello.rank(), hello.size(), hello.proof());
+        return proven && (ANY_JOB.equals(hello.jobId()) || jobId.equals(hello.jobId()));
+    }
+
+    private boolean put(final RendezvousSession session, final String arguments, final List<Delivery> out)
     {
         final int space = arguments.indexOf(' ');
         final String key = space < 0 ? arguments : arguments.substring(0, space);
         final String value = space < 0 ? "" : arguments.substring(space + 1);
         final Map<String, String> keys = store.get(session.rank());
-        if (key.isEmpty())
+        if (key.isEmpty() || key.length() > RendezvousProtocol.MAX_KEY_CHARS)
         {
-            out.add(new Delivery(session, ERR + " malformed PUT, expected 'PUT <key> <value>'"));
+            return refuse(session, "malformed PUT, expected 'PUT <key> <value>'", out);
         }
-        else if (keys.size() >= MAX_KEYS_PER_RANK && !keys.containsKey(key))
+        if (keys.size() >= MAX_KEYS_PER_RANK && !keys.containsKey(key))
         {
             out.add(new Delivery(session, ERR + " rank " + session.rank() + " already holds " + keys.size() +
                 " keys, limit " + MAX_KEYS_PER_RANK + " (PUT " + abbreviate(key) + ")"));
@@ -263,49 +286,49 @@ final class RendezvousState
             keys.put(key, value);
             out.add(new Delivery(session, OK));
         }
+        return false;
     }
 
-    private void get(final RendezvousSession session, final String arguments, final List<Delivery> out)
+    private boolean get(final RendezvousSession session, final String arguments, final List<Delivery> out)
     {
-        final String[] words = arguments.split(" ");
-        if (words.length != 2 || !isInteger(words[0]))
+        final String[] words = arguments.split(" ", -1);
+        final int rank = words.length == 2 && !words[1].isEmpty() ? Decimals.parseInt(words[0]) : -1;
+        if (rank < 0)
         {
-            out.add(new Delivery(session, ERR + " malformed GET, expected 'GET <rank> <key>'"));
-            return;
+            return refuse(session, "malformed GET, expected 'GET <rank> <key>'", out);
         }
-        final int rank = Integer.parseInt(words[0]);
-        if (rank < 0 || rank >= size)
+        if (rank >= size)
         {
             out.add(new Delivery(session, ERR + " rank " + rank + " is not in [0, " + size + ")"));
-            return;
+            return false;
         }
         final String value = store.get(rank).get(words[1]);
         out.add(new Delivery(session, null == value ? NONE : VALUE + " " + value));
+        return false;
     }
 
-    private void fence(final RendezvousSession session, final String arguments, final List<Delivery> out)
+    private boolean fence(final RendezvousSession session, final String arguments, final List<Delivery> out)
     {
-        final String[] words = arguments.split(" ");
-        if (words.length != 2 || !isInteger(words[0]) || !isInteger(words[1]) || Long.parseLong(words[1]) < 1)
+        final String[] words = arguments.split(" ", -1);
+        final int epoch = words.length == 2 ? Decimals.parseInt(words[0]) : -1;
+        final long timeoutMs = words.length == 2 ? Decimals.parseLong(words[1]) : -1;
+        if (epoch < 0 || timeoutMs < 1)
         {
-            out.add(new Delivery(session, ERR + " malformed FENCE, expected 'FENCE <epoch> <timeout ms>'"));
-            return;
+            return refuse(session, "malformed FENCE, expected 'FENCE <epoch> <timeout ms>'", out);
         }
-        final int epoch = Integer.parseInt(words[0]);
-        if (epoch != completedFences + 1)
+        if (epoch != completedFences + 1 || fenceWaiters.containsKey(session.rank()))
         {
             out.add(new Delivery(session, ERR + " fence " + epoch + " out of order: job " + jobId + " has completed " +
                 completedFences + " fences, the next is fence " + (completedFences + 1)));
-            return;
+            return false;
         }
         final String impossible = missingForGood();
         if (null != impossible)
         {
             out.add(new Delivery(session, ERR + " fence " + epoch + " cannot complete: " + impossible));
-            return;
+            return false;
         }
         final int rank = session.rank();
-        final long timeoutMs = Long.parseLong(words[1]);
         final ScheduledFuture<?> timeout = timer.schedule(() -> fenceTimedOut(rank, epoch, timeoutMs),
             timeoutMs, TimeUnit.MILLISECONDS);
         fenceWaiters.put(rank, new Waiter(session, timeout));
@@ -313,6 +336,13 @@ final class RendezvousState
         {
             completeFence(out);
         }
+        return false;
+    }
+
+    private static boolean refuse(final RendezvousSession session, final String reason, final List<Delivery> out)
+    {
+        out.add(new Delivery(session, ERR + " " + reason));
+        return true;
     }
 
     private void completeFence(final List<Delivery> out)
@@ -395,7 +425,7 @@ final class RendezvousState
         fenceWaiters.clear();
     }
 
-    private void bye(final RendezvousSession session, final List<Delivery> out)
+    private boolean bye(final RendezvousSession session, final List<Delivery> out)
     {
         final int rank = session.rank();
         sessions[rank] = null;
@@ -403,6 +433,7 @@ final class RendezvousState
         failFence(rank, "left the job (closed its rendezvous connection)", out);
         out.add(new Delivery(session, OK));
         LOG.debug("job {}: rank {} left", jobId, rank);
+        return true;
     }
 
     private void reportLoss(final int rank)
@@ -425,22 +456,6 @@ final class RendezvousState
         {
             throw new IllegalArgumentException("rank " + rank + " is not in [0, " + size + ")");
         }
-    }
-
-    private static boolean isInteger(final String word)
-    {
-        if (word.isEmpty() || word.length() > 18)
-        {
-            return false;
-        }
-        for (int i = 0; i < word.length(); i++)
-        {
-            if (!Character.isDigit(word.charAt(i)) && !(i == 0 && word.charAt(i) == '-' && word.length() > 1))
-            {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static String abbreviate(final String text)

@@ -9,6 +9,7 @@ import static io.stagecoach.rank.bootstrap.LaunchEnvironment.LOCAL_RANK;
 import static io.stagecoach.rank.bootstrap.LaunchEnvironment.NODE;
 import static io.stagecoach.rank.bootstrap.LaunchEnvironment.RANK;
 import static io.stagecoach.rank.bootstrap.LaunchEnvironment.RENDEZVOUS;
+import static io.stagecoach.rank.bootstrap.LaunchEnvironment.SECRET;
 import static io.stagecoach.rank.bootstrap.LaunchEnvironment.SIZE;
 
 final class EnvironmentReader
@@ -76,6 +77,7 @@ final class EnvironmentReader
             localRank,
             job,
             has(RENDEZVOUS) ? loopbackAddress(RENDEZVOUS, env.get(RENDEZVOUS)) : null,
+            secret(),
             has(AERON_DIR) ? env.get(AERON_DIR) : LaunchEnvironment.defaultAeronDirectory(job),
             has(NODE) ? env.get(NODE) : LaunchEnvironment.hostName());
     }
@@ -90,8 +92,25 @@ final class EnvironmentReader
             0,
             job,
             has(RENDEZVOUS) ? loopbackAddress(RENDEZVOUS, env.get(RENDEZVOUS)) : null,
+            secret(),
             has(AERON_DIR) ? env.get(AERON_DIR) : LaunchEnvironment.defaultAeronDirectory(job),
             has(NODE) ? env.get(NODE) : LaunchEnvironment.hostName());
+    }
+
+    private JobSecret secret()
+    {
+        if (!has(SECRET))
+        {
+            return null;
+        }
+        try
+        {
+            return JobSecret.fromText(env.get(SECRET));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalStateException(SECRET + " " + ex.getMessage(), ex);
+        }
     }
 
     private String sizeVariableOfSlurm()

@@ -15,8 +15,8 @@ import java.util.Optional;
  * Recognised launchers, in order of precedence:
  * <ol>
  *     <li>{@code stagecoach run}: {@code STAGECOACH_RANK}, {@code STAGECOACH_SIZE}, {@code STAGECOACH_JOB},
- *     {@code STAGECOACH_RENDEZVOUS} ({@code 127.0.0.1:port}), {@code STAGECOACH_AERON_DIR},
- *     {@code STAGECOACH_NODE}, {@code STAGECOACH_LOCAL_RANK}.</li>
+ *     {@code STAGECOACH_RENDEZVOUS} ({@code 127.0.0.1:port}), {@code STAGECOACH_SECRET} (the job's
+ *     {@link JobSecret}), {@code STAGECOACH_AERON_DIR}, {@code STAGECOACH_NODE}, {@code STAGECOACH_LOCAL_RANK}.</li>
  *     <li>Open MPI: {@code OMPI_COMM_WORLD_RANK}, {@code OMPI_COMM_WORLD_SIZE},
  *     {@code OMPI_COMM_WORLD_LOCAL_RANK}.</li>
  *     <li>PMI (MPICH Hydra and others): {@code PMI_RANK}, {@code PMI_SIZE}, {@code MPI_LOCALRANKID}.</li>
@@ -34,6 +34,11 @@ public final class LaunchEnvironment
     public static final String SIZE = "STAGECOACH_SIZE";
     public static final String JOB = "STAGECOACH_JOB";
     public static final String RENDEZVOUS = "STAGECOACH_RENDEZVOUS";
+    /**
+     * The job's secret ({@link JobSecret#text()}), which a rank needs to join the rendezvous service. Given in the
+     * environment only: a process's environment is readable by its owner alone, its command line by everyone.
+     */
+    public static final String SECRET = "STAGECOACH_SECRET";
     public static final String AERON_DIR = "STAGECOACH_AERON_DIR";
     public static final String NODE = "STAGECOACH_NODE";
     public static final String LOCAL_RANK = "STAGECOACH_LOCAL_RANK";
@@ -52,6 +57,7 @@ public final class LaunchEnvironment
     private final int localRank;
     private final String jobId;
     private final InetSocketAddress rendezvous;
+    private final JobSecret secret;
     private final String aeronDirectory;
     private final String nodeName;
 
@@ -62,6 +68,7 @@ public final class LaunchEnvironment
         final int localRank,
         final String jobId,
         final InetSocketAddress rendezvous,
+        final JobSecret secret,
         final String aeronDirectory,
         final String nodeName)
     {
@@ -71,6 +78,7 @@ public final class LaunchEnvironment
         this.localRank = localRank;
         this.jobId = jobId;
         this.rendezvous = rendezvous;
+        this.secret = secret;
         this.aeronDirectory = aeronDirectory;
         this.nodeName = nodeName;
     }
@@ -164,6 +172,15 @@ public final class LaunchEnvironment
     }
 
     /**
+     * @return the job's secret, needed to join the rendezvous service, when the launcher gave one
+     * ({@link #SECRET}).
+     */
+    public Optional<JobSecret> secret()
+    {
+        return Optional.ofNullable(secret);
+    }
+
+    /**
      * @return the directory of the node's Aeron media driver for this job.
      */
     public String aeronDirectory()
@@ -183,7 +200,7 @@ public final class LaunchEnvironment
     {
         return "LaunchEnvironment{source=" + source + ", rank=" + rank + ", size=" + size + ", localRank=" +
             localRank + ", job=" + jobId + ", rendezvous=" + (null == rendezvous ? "none" : formatAddress(rendezvous)) +
-            ", aeronDir=" + aeronDirectory + ", node=" + nodeName + "}";
+            ", secret=" + (null == secret ? "none" : "given") + ", aeronDir=" + aeronDirectory + ", node=" + nodeName + "}";
     }
 
     static String formatAddress(final InetSocketAddress address)

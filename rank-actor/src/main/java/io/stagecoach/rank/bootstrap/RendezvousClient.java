@@ -28,7 +28,6 @@ import static io.stagecoach.rank.bootstrap.RendezvousProtocol.ERR;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.FENCE;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.FENCED;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.GET;
-import static io.stagecoach.rank.bootstrap.RendezvousProtocol.HELLO;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.NONE;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.OK;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.PUT;
@@ -37,7 +36,8 @@ import static io.stagecoach.rank.bootstrap.RendezvousProtocol.VALUE;
 /**
  * A rank's connection to its launcher's rendezvous service (PMI-like key exchange on the loopback network): each
  * rank {@link #put}s what its peers need, all ranks {@link #fence}, then each {@link #get}s what the others put.
- * The service also tells every connected rank when a peer's process dies ({@link RendezvousListener}).
+ * The service also tells every connected rank when a peer's process dies ({@link RendezvousListener}). A rank joins
+ * by proving that it knows the job's {@link JobSecret}, which the launcher gives it in its environment.
  * <p>
  * Requests are serialised: one at a time per client, each bounded by a timeout. Thread safe.
  */
@@ -49,7 +49,7 @@ public final class RendezvousClient implements AutoCloseable
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
     private static final Logger LOG = LoggerFactory.getLogger(RendezvousClient.class);
-    private static final String LOST = new String("connection lost");
+    private static final String CONNECTION_LOST = new String("connection lost");
     private static final long FENCE_REPLY_SLACK_MS = 5_000;
     private static final long CLOSE_TIMEOUT_MS = 1_000;
     private static final long RETRY_PAUSE_MS = 50;
@@ -83,12 +83,13 @@ public final class RendezvousClient implements AutoCloseable
     }
 
     /**
-     * Connect to the rendezvous service named by a launch environment.
+     * Connect to the rendezvous service named by a launch environment, proving that this rank knows the job's secret.
      *
-     * @param environment of this rank, with a rendezvous address.
+     * @param environment of this rank, with a rendezvous address and the job's secret.
      * @param timeout     bound on reaching the service and being accepted.
      * @return the connected client.
-     * @throws IllegalStateException when the environment names no rendezvous service.
+     * @throws IllegalStateException when the environment names no rendezvous service, or no secret (a rank started
+     *                               by a launcher older than protocol version 2, or whose environment lost it).
      * @throws RendezvousException   when the service cannot be reached or refuses this rank in time.
      */
     public static RendezvousClient connect(final LaunchEnvironment environment, final Duration timeout)
@@ -96,11 +97,17 @@ public final class RendezvousClient implements AutoCloseable
         final InetSocketAddress address = environment.rendezvous().orElseThrow(() -> new IllegalStateException(
             "no rendezvous service for rank " + environment.rank() + ": " + LaunchEnvironment.RENDEZVOUS +
             " is not set (launched by " + environment.source() + ")"));
-        return connect(address, environment.jobId(), environment.rank(), environment.size(), timeout);
+        final JobSecret secret = environment.secret().orElseThrow(() -> new IllegalStateException(
+            "rank " + environment.rank() + " cannot join the rendezvous service at " + format(address) + ": " +
+            LaunchEnvironment.SECRET + " is not set; the service admits only ranks that know the job's secret, " +
+            "which stagecoach run gives its ranks in the environment since rendezvous protocol version " +
+            RendezvousProtocol.VERSION + " (was this rank started by an older launcher?)"));
+        return connect(address, environment.jobId(), secret, environment.rank(), environment.size(), timeout);
     }
 
     /**
-     * Connect to a rendezvous service as a rank of whatever job it serves.
+     * Connect to a rendezvous service that admits ranks without a secret (a test double; the launcher's service
+     * refuses them), as a rank of whatever job it serves.
      *
      * @param server  the service's address, on the loopback network.
      * @param rank    this process's rank.
@@ -112,11 +119,12 @@ public final class RendezvousClient implements AutoCloseable
     public static RendezvousClient connect(
         final InetSocketAddress server, final int rank, final int size, final Duration timeout)
     {
-        return connect(server, RendezvousProtocol.ANY_JOB, rank, size, timeout);
+        return join(server, RendezvousProtocol.ANY_JOB, null, rank, size, timeout);
     }
 
     /**
-     * Connect to a rendezvous service as a rank of the given job.
+     * Connect to a rendezvous service that admits ranks without a secret (a test double; the launcher's service
+     * refuses them), as a rank of the given job.
      *
      * @param server  the service's address, on the loopback network.
      * @param jobId   the job this rank belongs to; the service refuses ranks of other jobs.
@@ -129,22 +137,32 @@ public final class RendezvousClient implements AutoCloseable
     public static RendezvousClient connect(
         final InetSocketAddress server, final String jobId, final int rank, final int size, final Duration timeout)
     {
-        checkArguments(server, jobId, rank, size);
-        final long deadlineNs = System.nanoTime() + timeout.toNanos();
-        final Socket socket = open(server, rank, timeout, deadlineNs);
-        try
-        {
-            final RendezvousClient client = new RendezvousClient(server, rank, size, socket);
-            client.hello(jobId, timeout, deadlineNs);
-            client.reader.start();
-            return client;
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            closeQuietly(socket);
-            throw ex instanceof RendezvousException ? (RendezvousException)ex : new RendezvousException(
-                "rank " + rank + " could not join the rendezvous service at " + format(server) + ": " + ex, ex);
-        }
+        return join(server, jobId, null, rank, size, timeout);
+    }
+
+    /**
+     * Connect to a rendezvous service as a rank of the given job, proving that this rank knows the job's secret
+     * (an HMAC of the service's challenge; the secret itself is not sent).
+     *
+     * @param server  the service's address, on the loopback network.
+     * @param jobId   the job this rank belongs to; the service refuses ranks of other jobs.
+     * @param secret  the job's secret.
+     * @param rank    this process's rank.
+     * @param size    the number of ranks in the job.
+     * @param timeout bound on reaching the service (retried while it refuses connections or is busy) and being
+     *                accepted.
+     * @return the connected client.
+     * @throws RendezvousException when the service cannot be reached or refuses this rank in time.
+     */
+    public static RendezvousClient connect(
+        final InetSocketAddress server,
+        final String jobId,
+        final JobSecret secret,
+        final int rank,
+        final int size,
+        final Duration timeout)
+    {
+        return join(server, jobId, Objects.requireNonNull(secret, "secret"), rank, size, timeout);
     }
 
     /**
@@ -330,7 +348,7 @@ public final class RendezvousClient implements AutoCloseable
                 throw new RendezvousException("rank " + rank + ": rendezvous service at " + format(server) +
                     " did not answer " + what + " within " + formatMillis(timeoutMs));
             }
-            if (LOST == reply)
+            if (CONNECTION_LOST == reply)
             {
                 throw new RendezvousException(
                     "rank " + rank + ": " + what + " failed, the rendezvous connection to " + format(server) +
@@ -364,31 +382,94 @@ public final class RendezvousClient implements AutoCloseable
         }
     }
 
-    private void hello(final String jobId, final Duration timeout, final long deadlineNs) throws IOException
+    private static RendezvousClient join(
+        final InetSocketAddress server,
+        final String jobId,
+        final JobSecret secret,
+        final int rank,
+        final int size,
+        final Duration timeout)
     {
-        write(HELLO + " " + RendezvousProtocol.VERSION + " " + jobId + " " + rank + " " + size);
-        final long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
-        socket.setSoTimeout((int)Math.max(1, Math.min(Integer.MAX_VALUE, remainingMs)));
-        final String reply;
+        checkArguments(server, jobId, rank, size);
+        if (null != secret)
+        {
+            secret.loadAlgorithm();
+        }
+        final long deadlineNs = System.nanoTime() + timeout.toNanos();
+        while (true)
+        {
+            final RendezvousClient client = tryJoin(server, jobId, secret, rank, size, timeout, deadlineNs);
+            if (null != client)
+            {
+                return client;
+            }
+            if (System.nanoTime() - deadlineNs >= 0)
+            {
+                throw new RendezvousException("rank " + rank + ": rendezvous service at " + format(server) +
+                    " stayed busy (at its limit of connections waiting for HELLO) for " +
+                    formatMillis(timeout.toMillis()));
+            }
+            pause();
+        }
+    }
+
+    private static RendezvousClient tryJoin(
+        final InetSocketAddress server,
+        final String jobId,
+        final JobSecret secret,
+        final int rank,
+        final int size,
+        final Duration timeout,
+        final long deadlineNs)
+    {
+        final Socket socket = open(server, rank, timeout, deadlineNs);
         try
         {
-            reply = RendezvousProtocol.readLine(in, RendezvousProtocol.MAX_LINE_BYTES);
+            final RendezvousClient client = new RendezvousClient(server, rank, size, socket);
+            if (!new Handshake(client, jobId, secret, timeout).perform(deadlineNs))
+            {
+                closeQuietly(socket);
+                return null;
+            }
+            client.reader.start();
+            return client;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            closeQuietly(socket);
+            throw ex instanceof RendezvousException ? (RendezvousException)ex : new RendezvousException(
+                "rank " + rank + " could not join the rendezvous service at " + format(server) + ": " + ex, ex);
+        }
+    }
+
+    String readHandshakeLine(final String waitingFor, final Duration timeout) throws IOException
+    {
+        final String line;
+        try
+        {
+            line = RendezvousProtocol.readLine(in, RendezvousProtocol.MAX_LINE_BYTES);
         }
         catch (final SocketTimeoutException ex)
         {
             throw new RendezvousException("rank " + rank + ": rendezvous service at " + format(server) +
-                " did not accept HELLO within " + formatMillis(timeout.toMillis()), ex);
+                " did not send " + waitingFor + " within " + formatMillis(timeout.toMillis()), ex);
         }
-        socket.setSoTimeout(0);
-        if (null == reply)
+        if (null == line)
         {
-            throw new RendezvousException(
-                "rank " + rank + ": rendezvous service at " + format(server) + " closed the connection after HELLO");
+            throw new RendezvousException("rank " + rank + ": rendezvous service at " + format(server) +
+                " closed the connection before " + waitingFor);
         }
-        if (!OK.equals(reply))
-        {
-            throw refused("HELLO", reply);
-        }
+        return line;
+    }
+
+    void writeHandshakeLine(final String line) throws IOException
+    {
+        write(line);
+    }
+
+    Socket socket()
+    {
+        return socket;
     }
 
     private void readReplies()
@@ -449,7 +530,7 @@ public final class RendezvousClient implements AutoCloseable
         {
             failure = reason;
         }
-        replies.add(LOST);
+        replies.add(CONNECTION_LOST);
         LOG.debug("rank {}: rendezvous connection to {} lost: {}", rank, format(server), reason);
         for (final RendezvousListener listener : listeners)
         {
@@ -479,7 +560,7 @@ public final class RendezvousClient implements AutoCloseable
         }
     }
 
-    private RendezvousException refused(final String what, final String reply)
+    RendezvousException refused(final String what, final String reply)
     {
         final String reason = reply.startsWith(ERR + " ") ? reply.substring(ERR.length() + 1) :
             "unexpected reply '" + reply + "'";

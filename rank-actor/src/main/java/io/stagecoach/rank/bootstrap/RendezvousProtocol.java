@@ -12,15 +12,21 @@ import java.nio.charset.StandardCharsets;
  * The rendezvous service's line-based text protocol, shared by {@link RendezvousClient} and the launcher's server
  * (documented in {@code docs/wire-protocol.md}, section "Rendezvous").
  * <p>
- * Every line is UTF-8 text ended by {@code '\n'}, at most {@link #MAX_LINE_BYTES} bytes. The client sends one
- * request at a time and reads exactly one reply line for it; the server may push {@link #DEAD} lines at any time.
+ * Every line is UTF-8 text ended by {@code '\n'}, at most {@link #MAX_LINE_BYTES} bytes. The server opens every
+ * connection with {@link #CHALLENGE} (or {@link #BUSY} and a close); the client joins with {@link #HELLO}, proving
+ * that it knows the job's secret ({@link JobSecret}). Then the client sends one request at a time and reads exactly
+ * one reply line for it; the server may push {@link #DEAD} lines at any time.
  */
 public final class RendezvousProtocol
 {
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     public static final int MAX_KEY_CHARS = 256;
     public static final int MAX_VALUE_CHARS = 65_536;
     public static final int MAX_LINE_BYTES = 4 * MAX_VALUE_CHARS + 1024;
+    /**
+     * Longest line the server reads from a connection that has not joined yet (its {@code HELLO}).
+     */
+    public static final int MAX_HELLO_BYTES = 1024;
 
     public static final String HELLO = "HELLO";
     public static final String PUT = "PUT";
@@ -34,11 +40,17 @@ public final class RendezvousProtocol
     public static final String NONE = "NONE";
     public static final String FENCED = "FENCED";
     public static final String DEAD = "DEAD";
+    public static final String CHALLENGE = "CHALLENGE";
+    public static final String BUSY = "BUSY";
 
     /**
      * Job id sent by a client that does not know its job: the server then accepts it for any job.
      */
     public static final String ANY_JOB = "-";
+    /**
+     * Proof sent by a client that has no secret; the launcher's service refuses it.
+     */
+    public static final String NO_PROOF = "-";
 
     private RendezvousProtocol()
     {

@@ -14,7 +14,9 @@ class LaunchEnvironmentTest
     @Test
     void shouldReadTheStagecoachLauncherVariables()
     {
+        final JobSecret secret = JobSecret.generate();
         final LaunchEnvironment env = LaunchEnvironment.from(Map.of(
+            "STAGECOACH_SECRET", secret.text(),
             "STAGECOACH_RANK", "2",
             "STAGECOACH_SIZE", "4",
             "STAGECOACH_JOB", "j42",
@@ -32,6 +34,24 @@ class LaunchEnvironmentTest
         assertEquals("127.0.0.1:40123", LaunchEnvironment.formatAddress(env.rendezvous().orElseThrow()));
         assertEquals("/dev/shm/stagecoach-test-j42", env.aeronDirectory());
         assertEquals("node-a", env.nodeName());
+        assertEquals(secret.text(), env.secret().orElseThrow().text());
+        assertFalse(env.toString().contains(secret.text()), env.toString());
+        assertFalse(env.secret().orElseThrow().toString().contains(secret.text()));
+    }
+
+    @Test
+    void shouldRefuseASecretThatIsTooShortOrNotHexWithoutRepeatingIt()
+    {
+        for (final String secret : new String[]{ "0123456789abcdef", "g".repeat(64), "abc".repeat(21) })
+        {
+            final String message = assertThrows(IllegalStateException.class, () -> LaunchEnvironment.from(Map.of(
+                "STAGECOACH_RANK", "0", "STAGECOACH_SIZE", "1", "STAGECOACH_SECRET", secret))).getMessage();
+            assertTrue(message.startsWith("STAGECOACH_SECRET is not a job secret: expected an even number of 32 " +
+                "to 128 hexadecimal digits, found " + secret.length() + " characters"), message);
+            assertFalse(message.contains(secret), message);
+        }
+        assertFalse(LaunchEnvironment.from(Map.of("STAGECOACH_RANK", "0", "STAGECOACH_SIZE", "1")).secret()
+            .isPresent());
     }
 
     @Test

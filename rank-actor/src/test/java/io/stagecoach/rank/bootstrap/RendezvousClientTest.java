@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RendezvousClientTest
 {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    private static final JobSecret SECRET = JobSecret.generate();
 
     @Test
     void shouldSpeakTheLineProtocolForPutGetFenceAndBye() throws Exception
@@ -30,7 +33,9 @@ class RendezvousClientTest
         {
             final CompletableFuture<RendezvousClient> connecting = connectAsync(service.address(), "job7", 1, 4);
             service.accept();
-            assertEquals("HELLO 1 job7 1 4", service.receive());
+            final String challenge = JobSecret.newChallenge();
+            service.send("CHALLENGE " + challenge);
+            assertEquals("HELLO 2 job7 1 4 " + SECRET.helloProof(challenge, "job7", 1, 4), service.receive());
             service.send("OK");
             final RendezvousClient client = connecting.get(5, TimeUnit.SECONDS);
 
@@ -155,12 +160,107 @@ class RendezvousClientTest
     }
 
     @Test
+    void shouldProveItKnowsTheSecretWithoutSendingIt() throws Exception
+    {
+        try (ScriptedService service = new ScriptedService())
+        {
+            final CompletableFuture<RendezvousClient> connecting = connectAsync(service.address(), "job7", 3, 4);
+            service.accept();
+            final String challenge = JobSecret.newChallenge();
+            service.send("CHALLENGE " + challenge);
+            final String hello = service.receive();
+            service.send("OK");
+            connecting.get(5, TimeUnit.SECONDS).close();
+
+            final String proof = hello.substring(hello.lastIndexOf(' ') + 1);
+            assertFalse(hello.contains(SECRET.text()), hello);
+            assertTrue(SECRET.acceptsHelloProof(challenge, "job7", 3, 4, proof));
+            assertFalse(SECRET.acceptsHelloProof(JobSecret.newChallenge(), "job7", 3, 4, proof), "a replay");
+            assertFalse(SECRET.acceptsHelloProof(challenge, "job7", 2, 4, proof), "another rank");
+            assertFalse(JobSecret.generate().acceptsHelloProof(challenge, "job7", 3, 4, proof), "another secret");
+            assertFalse(SECRET.acceptsHelloProof(challenge, "job7", 3, 4, "zz" + proof.substring(2)), "not hex");
+        }
+    }
+
+    @Test
+    void shouldTryAgainWhileTheServiceIsBusy() throws Exception
+    {
+        try (ScriptedService service = new ScriptedService())
+        {
+            final CompletableFuture<RendezvousClient> connecting = connectAsync(service.address(), "job", 0, 2);
+            service.accept();
+            service.send("BUSY 18 connections wait for HELLO, the limit");
+            service.dropConnection();
+
+            service.accept();
+            final String challenge = JobSecret.newChallenge();
+            service.send("CHALLENGE " + challenge);
+            assertEquals("HELLO 2 job 0 2 " + SECRET.helloProof(challenge, "job", 0, 2), service.receive());
+            service.send("OK");
+            assertEquals(0, connecting.get(5, TimeUnit.SECONDS).rank());
+        }
+    }
+
+    @Test
+    void shouldSayThatTheServiceWantsASecretWhenItHasNone() throws Exception
+    {
+        try (ScriptedService service = new ScriptedService())
+        {
+            final CompletableFuture<RendezvousClient> connecting = CompletableFuture.supplyAsync(
+                () -> RendezvousClient.connect(service.address(), "job", 1, 2, TIMEOUT));
+            service.accept();
+            service.send("CHALLENGE " + JobSecret.newChallenge());
+            assertEquals("HELLO 2 job 1 2 -", service.receive());
+            service.send("ERR not admitted: wrong job id or secret");
+
+            final Throwable failure =
+                assertThrows(Exception.class, () -> connecting.get(5, TimeUnit.SECONDS)).getCause();
+            assertEquals("rank 1: HELLO failed: the rendezvous service at " + RendezvousClient.format(service.address()) +
+                " admits only ranks that know the job's secret (STAGECOACH_SECRET), and this rank was given none " +
+                "(not admitted: wrong job id or secret)", failure.getMessage());
+        }
+    }
+
+    @Test
+    void shouldRefuseToJoinFromAnEnvironmentWithoutTheSecret()
+    {
+        final LaunchEnvironment old = LaunchEnvironment.from(Map.of("STAGECOACH_RANK", "1", "STAGECOACH_SIZE", "2",
+            "STAGECOACH_JOB", "j", "STAGECOACH_RENDEZVOUS", "127.0.0.1:40000"));
+
+        final String message =
+            assertThrows(IllegalStateException.class, () -> RendezvousClient.connect(old, TIMEOUT)).getMessage();
+
+        assertTrue(message.startsWith("rank 1 cannot join the rendezvous service at 127.0.0.1:40000: " +
+            "STAGECOACH_SECRET is not set; the service admits only ranks that know the job's secret"), message);
+    }
+
+    @Test
+    void shouldJoinWithTheSecretOfItsEnvironment() throws Exception
+    {
+        try (ScriptedService service = new ScriptedService())
+        {
+            final LaunchEnvironment environment = LaunchEnvironment.from(Map.of("STAGECOACH_RANK", "1",
+                "STAGECOACH_SIZE", "2", "STAGECOACH_JOB", "j", "STAGECOACH_SECRET", SECRET.text(),
+                "STAGECOACH_RENDEZVOUS", RendezvousClient.format(service.address())));
+            final CompletableFuture<RendezvousClient> connecting =
+                CompletableFuture.supplyAsync(() -> RendezvousClient.connect(environment, TIMEOUT));
+            service.accept();
+            final String challenge = JobSecret.newChallenge();
+            service.send("CHALLENGE " + challenge);
+            assertEquals("HELLO 2 j 1 2 " + SECRET.helloProof(challenge, "j", 1, 2), service.receive());
+            service.send("OK");
+            assertEquals(1, connecting.get(5, TimeUnit.SECONDS).rank());
+        }
+    }
+
+    @Test
     void shouldReportARefusedHello() throws Exception
     {
         try (ScriptedService service = new ScriptedService())
         {
             final CompletableFuture<RendezvousClient> connecting = connectAsync(service.address(), "job", 1, 2);
             service.accept();
+            service.send("CHALLENGE " + JobSecret.newChallenge());
             service.receive();
             service.send("ERR rank 1 is already connected");
             final Throwable failure =
@@ -210,7 +310,10 @@ class RendezvousClientTest
     {
         final CompletableFuture<RendezvousClient> connecting = connectAsync(service.address(), "job", rank, size);
         service.accept();
-        assertEquals("HELLO 1 job " + rank + " " + size, service.receive());
+        final String challenge = JobSecret.newChallenge();
+        service.send("CHALLENGE " + challenge);
+        assertEquals("HELLO 2 job " + rank + " " + size + " " + SECRET.helloProof(challenge, "job", rank, size),
+            service.receive());
         service.send("OK");
         return connecting.get(5, TimeUnit.SECONDS);
     }
@@ -218,6 +321,7 @@ class RendezvousClientTest
     private static CompletableFuture<RendezvousClient> connectAsync(
         final InetSocketAddress address, final String job, final int rank, final int size)
     {
-        return CompletableFuture.supplyAsync(() -> RendezvousClient.connect(address, job, rank, size, TIMEOUT));
+        return CompletableFuture.supplyAsync(
+            () -> RendezvousClient.connect(address, job, SECRET, rank, size, TIMEOUT));
     }
 }
