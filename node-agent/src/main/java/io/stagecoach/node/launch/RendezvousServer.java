@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -18,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * The rendezvous service of one job (PMI-like key exchange), on 127.0.0.1 only: ranks connect with
  * {@link io.stagecoach.rank.bootstrap.RendezvousClient}, prove that they know the job's {@link #secret()}, put keys,
  * fence and get what their peers put. The launcher tells it when rank processes exit so that it can push
- * {@code DEAD} to the surviving ranks and fail fences that can no longer complete. Two threads serve any number of ranks: one for all connections, one for timers.
+ * {@code DEAD} to the surviving ranks and fail fences that can no longer complete; ranks tell it which peer they lost
+ * before they fail ({@code LOST}). Two threads serve any number of ranks: one for all connections, one for timers.
  * The protocol is documented in {@code docs/wire-protocol.md}, section "Rendezvous".
  */
 public final class RendezvousServer implements AutoCloseable
@@ -174,6 +176,14 @@ public final class RendezvousServer implements AutoCloseable
     int ranksInFence()
     {
         return state.ranksInFence();
+    }
+
+    /**
+     * @return the first peer each rank reported lost ({@code LOST}), by the reporting rank.
+     */
+    Map<Integer, PeerLoss> lostPeers()
+    {
+        return state.lostPeers();
     }
 
     /**

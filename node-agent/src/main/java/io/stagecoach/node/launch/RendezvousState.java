@@ -25,6 +25,7 @@ import static io.stagecoach.rank.bootstrap.RendezvousProtocol.FENCE;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.FENCED;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.GET;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.HELLO;
+import static io.stagecoach.rank.bootstrap.RendezvousProtocol.LOST;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.NONE;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.OK;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.PUT;
@@ -33,8 +34,8 @@ import static io.stagecoach.rank.bootstrap.RendezvousProtocol.VERSION;
 
 /**
  * Everything the rendezvous server knows about its job: who is connected, the keys each rank put, the fence in
- * progress, and which ranks died or left. One lock; replies and pushes are collected as {@link Delivery}s and
- * written by the caller after the lock is released.
+ * progress, which ranks died or left, and which peers ranks reported lost. One lock; replies and pushes are collected
+ * as {@link Delivery}s and written by the caller after the lock is released.
  * <p>
  * A connection is admitted only by a {@code HELLO} whose proof shows that it knows the job's secret; every refusal
  * before that is one generic line that names nothing of the job. A line that is not a well-formed request gets one
@@ -66,6 +67,7 @@ final class RendezvousState
     private final Map<Integer, String> gone = new TreeMap<>();
     private final Set<Integer> lost = new HashSet<>();
     private final Map<Integer, Waiter> fenceWaiters = new HashMap<>();
+    private final Map<Integer, PeerLoss> lostPeers = new TreeMap<>();
     private int completedFences;
     private boolean closed;
 
@@ -113,6 +115,7 @@ final class RendezvousState
             case PUT -> put(session, rest, out);
             case GET -> get(session, rest, out);
             case FENCE -> fence(session, rest, out);
+            case LOST -> lost(session, rest, out);
             case BYE -> bye(session, out);
             default -> refuse(session, "unknown request '" + abbreviate(line) + "'", out);
         };
@@ -184,6 +187,11 @@ final class RendezvousState
     synchronized int ranksInFence()
     {
         return fenceWaiters.size();
+    }
+
+    synchronized Map<Integer, PeerLoss> lostPeers()
+    {
+        return new TreeMap<>(lostPeers);
     }
 
     synchronized List<RendezvousSession> close()
@@ -335,6 +343,23 @@ final class RendezvousState
         if (fenceWaiters.size() == size)
         {
             completeFence(out);
+        }
+        return false;
+    }
+
+    private boolean lost(final RendezvousSession session, final String arguments, final List<Delivery> out)
+    {
+        final int space = arguments.indexOf(' ');
+        final int peer = Decimals.parseInt(space < 0 ? arguments : arguments.substring(0, space));
+        if (peer < 0 || peer >= size || peer == session.rank())
+        {
+            return refuse(session, "malformed LOST, expected 'LOST <rank> <reason>' naming another rank of the job",
+                out);
+        }
+        final String reason = RendezvousProtocol.reasonText(space < 0 ? null : arguments.substring(space + 1));
+        if (null == lostPeers.putIfAbsent(session.rank(), new PeerLoss(peer, reason)))
+        {
+            LOG.debug("job {}: rank {} reports it lost rank {}: {}", jobId, session.rank(), peer, reason);
         }
         return false;
     }

@@ -287,7 +287,7 @@ class RendezvousServerTest
                 assertOneErrAndClose(rawConnection(server), hello, "ERR ");
             }
             for (final String request : new String[]{ "GET 99999999999 k", "FENCE 99999999999 100",
-                "FENCE 1 999999999999999999999", "GET 1", "PUT", "WHAT" })
+                "FENCE 1 999999999999999999999", "GET 1", "PUT", "LOST 1 myself", "LOST 99999999999 x", "WHAT" })
             {
                 final RendezvousServer another = start("job13", 2, RendezvousServer.DEFAULT_LOSS_GRACE);
                 assertOneErrAndClose(join(another, 1), request, "ERR ");
@@ -299,6 +299,30 @@ class RendezvousServerTest
             System.setErr(originalErr);
         }
         assertEquals("", err.toString(StandardCharsets.UTF_8), "what the service printed");
+    }
+
+    @Test
+    void shouldKeepTheFirstPeerEachRankReportsLost() throws Exception
+    {
+        final RendezvousServer server = start("job14", 3, RendezvousServer.DEFAULT_LOSS_GRACE);
+        final RendezvousClient rank0 = connect(server, 0);
+        final RendezvousClient rank2 = connect(server, 2);
+
+        assertTrue(rank0.reportLostPeer(1, "no message from rank 1\nfor 20 s"));
+        assertTrue(rank0.reportLostPeer(2, "later"));
+        assertTrue(rank2.reportLostPeer(1, ""));
+        rank0.put("after", "report");
+
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (server.lostPeers().size() < 2)
+        {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "waited 5 s for 2 reports, have " + server.lostPeers());
+            Thread.sleep(5);
+        }
+        assertEquals(Map.of(0, new PeerLoss(1, "no message from rank 1 for 20 s"), 2,
+            new PeerLoss(1, "no reason given")), server.lostPeers());
+        assertEquals(Map.of(), rank2.deadRanks(), "a report of a lost peer is not a death");
+        assertThrows(IllegalArgumentException.class, () -> rank0.reportLostPeer(0, "myself"));
     }
 
     private List<String> exchange(final RendezvousServer server, final int rank, final int size)

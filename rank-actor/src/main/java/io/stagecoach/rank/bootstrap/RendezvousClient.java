@@ -28,6 +28,7 @@ import static io.stagecoach.rank.bootstrap.RendezvousProtocol.ERR;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.FENCE;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.FENCED;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.GET;
+import static io.stagecoach.rank.bootstrap.RendezvousProtocol.LOST;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.NONE;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.OK;
 import static io.stagecoach.rank.bootstrap.RendezvousProtocol.PUT;
@@ -298,6 +299,42 @@ public final class RendezvousClient implements AutoCloseable
     public Map<Integer, String> deadRanks()
     {
         return new TreeMap<>(deadRanks);
+    }
+
+    /**
+     * Tell the launcher that this rank lost a peer, before this rank fails because of it, so that the launcher names
+     * the lost peer, not this rank, as the job's first failure. The report ({@code LOST}) has no reply: it is written
+     * at once, also while another request waits for its reply, and does not wait for an answer.
+     *
+     * @param peer   the rank lost.
+     * @param reason what was observed, e.g. {@code "no message for 20 s"}; line breaks become spaces, at most
+     *               {@link RendezvousProtocol#MAX_REASON_CHARS} characters are kept.
+     * @return true when the report was written; false when the connection is closed or unusable (logged at debug).
+     * @throws IllegalArgumentException when the peer is not another rank of the job.
+     */
+    public boolean reportLostPeer(final int peer, final String reason)
+    {
+        checkRank(peer);
+        if (peer == rank)
+        {
+            throw new IllegalArgumentException("rank " + rank + " cannot report losing itself");
+        }
+        if (closing || null != failure)
+        {
+            LOG.debug("rank {}: cannot report losing rank {}, the rendezvous connection is closed or unusable",
+                rank, peer);
+            return false;
+        }
+        try
+        {
+            write(LOST + " " + peer + " " + RendezvousProtocol.reasonText(reason));
+            return true;
+        }
+        catch (final IOException ex)
+        {
+            LOG.debug("rank {}: could not report losing rank {}: {}", rank, peer, ex.toString());
+            return false;
+        }
     }
 
     /**

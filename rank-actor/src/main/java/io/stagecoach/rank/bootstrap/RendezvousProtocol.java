@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  * Every line is UTF-8 text ended by {@code '\n'}, at most {@link #MAX_LINE_BYTES} bytes. The server opens every
  * connection with {@link #CHALLENGE} (or {@link #BUSY} and a close); the client joins with {@link #HELLO}, proving
  * that it knows the job's secret ({@link JobSecret}). Then the client sends one request at a time and reads exactly
- * one reply line for it; the server may push {@link #DEAD} lines at any time.
+ * one reply line for it, except {@link #LOST}, which has none; the server may push {@link #DEAD} lines at any time.
  */
 public final class RendezvousProtocol
 {
@@ -27,12 +27,17 @@ public final class RendezvousProtocol
      * Longest line the server reads from a connection that has not joined yet (its {@code HELLO}).
      */
     public static final int MAX_HELLO_BYTES = 1024;
+    /**
+     * Longest reason a {@link #LOST} report keeps, in characters.
+     */
+    public static final int MAX_REASON_CHARS = 1024;
 
     public static final String HELLO = "HELLO";
     public static final String PUT = "PUT";
     public static final String GET = "GET";
     public static final String FENCE = "FENCE";
     public static final String BYE = "BYE";
+    public static final String LOST = "LOST";
 
     public static final String OK = "OK";
     public static final String ERR = "ERR";
@@ -110,6 +115,29 @@ public final class RendezvousProtocol
             throw new IllegalArgumentException(
                 "rendezvous value of key '" + key + "' holds a line break, which the line protocol cannot carry");
         }
+    }
+
+    /**
+     * A reason as a {@link #LOST} line carries it: control characters become spaces, at most
+     * {@link #MAX_REASON_CHARS} characters, {@code "no reason given"} when nothing is left.
+     *
+     * @param reason as given, may be null.
+     * @return the reason, fit for one line.
+     */
+    public static String reasonText(final String reason)
+    {
+        if (null == reason)
+        {
+            return "no reason given";
+        }
+        final StringBuilder text = new StringBuilder(Math.min(reason.length(), MAX_REASON_CHARS));
+        for (int i = 0; i < reason.length() && text.length() < MAX_REASON_CHARS; i++)
+        {
+            final char c = reason.charAt(i);
+            text.append(Character.isISOControl(c) ? ' ' : c);
+        }
+        final String trimmed = text.toString().trim();
+        return trimmed.isEmpty() ? "no reason given" : trimmed;
     }
 
     /**

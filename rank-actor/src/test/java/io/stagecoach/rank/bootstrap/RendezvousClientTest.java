@@ -254,6 +254,35 @@ class RendezvousClientTest
     }
 
     @Test
+    void shouldReportALostPeerAtOnceEvenWhileAFenceWaits() throws Exception
+    {
+        try (ScriptedService service = new ScriptedService())
+        {
+            final RendezvousClient client = handshake(service, 0, 3);
+            final CompletableFuture<Void> fence = CompletableFuture.runAsync(() -> client.fence(TIMEOUT));
+            assertEquals("FENCE 1 5000", service.receive());
+
+            assertTrue(client.reportLostPeer(2, "no message from rank 2\r\nfor 20 s"));
+            assertEquals("LOST 2 no message from rank 2  for 20 s", service.receive());
+            assertTrue(client.reportLostPeer(1, " "));
+            assertEquals("LOST 1 no reason given", service.receive());
+            service.send("FENCED 1");
+            fence.get(5, TimeUnit.SECONDS);
+
+            assertThrows(IllegalArgumentException.class, () -> client.reportLostPeer(0, "itself"));
+            assertThrows(IllegalArgumentException.class, () -> client.reportLostPeer(3, "outside"));
+            service.dropConnection();
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (client.reportLostPeer(1, "after the service is gone"))
+            {
+                assertTrue(System.nanoTime() - deadlineNs < 0, "waited 5 s for the client to see the lost service");
+                Thread.sleep(5);
+            }
+            client.close();
+        }
+    }
+
+    @Test
     void shouldReportARefusedHello() throws Exception
     {
         try (ScriptedService service = new ScriptedService())
