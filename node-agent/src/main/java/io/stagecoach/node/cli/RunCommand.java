@@ -27,7 +27,9 @@ import picocli.CommandLine.Spec;
         "Start N ranks of a program on this machine, each a JVM with the same java and class path as this command, " +
             "with the node's Aeron media driver and the job's rendezvous service running here.",
         "Exits with the worst exit status of the ranks; when one fails the others are told at once and ended " +
-            "about 1 s later; after --timeout everything is ended and the status is 124.",
+            "about 1 s later (ranks not started yet are not started); after --timeout everything is ended and the " +
+            "status is 124.",
+        "At most one rank per core unless --oversubscribe.",
         "" },
     sortOptions = false)
 final class RunCommand implements Callable<Integer>
@@ -42,6 +44,11 @@ final class RunCommand implements Callable<Integer>
         description = "Give every rank this environment variable: with a value, or this command's value of VAR.")
     private List<String> exports = new ArrayList<>();
 
+    @Option(names = "--oversubscribe",
+        description = "Allow more ranks than slots (the cores this command may run on), as mpirun does; without " +
+            "it such a job is refused and nothing is started.")
+    private boolean oversubscribe;
+
     @Option(names = "--tag-output", description = "Prefix every line of rank output with [rank].")
     private boolean tagOutput;
 
@@ -51,7 +58,8 @@ final class RunCommand implements Callable<Integer>
     private BindTo bindTo;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", converter = SecondsConverter.class,
-        description = "End every rank after this many seconds (decimals allowed) and exit with status 124.")
+        description = "End every rank this many seconds (decimals allowed) after the launch, also while ranks are " +
+            "still starting, and exit with status 124.")
     private Duration timeout;
 
     @Option(names = { "-cp", "--classpath" }, paramLabel = "PATH",
@@ -75,6 +83,7 @@ final class RunCommand implements Callable<Integer>
             .size(size)
             .program(program)
             .programArguments(arguments)
+            .oversubscribe(oversubscribe)
             .tagOutput(tagOutput)
             .bindToCore(bindTo == BindTo.core);
         context.timeout(timeout);
@@ -165,7 +174,8 @@ final class RunCommand implements Callable<Integer>
             "Examples:",
             "  stagecoach run -n 2 latency",
             "  stagecoach run -np 4 --tag-output --timeout 60 \\",
-            "      -x STAGECOACH_LOG_LEVEL=debug -- com.example.Main arg1" };
+            "      -x STAGECOACH_LOG_LEVEL=debug -- com.example.Main arg1",
+            "  stagecoach run -n 8 --oversubscribe com.example.Main   # more ranks than cores" };
     }
 
     /**

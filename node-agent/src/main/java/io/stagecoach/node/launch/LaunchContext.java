@@ -41,6 +41,7 @@ public final class LaunchContext
     private final Map<String, String> environment = new LinkedHashMap<>();
     private boolean tagOutput;
     private boolean bindToCore;
+    private boolean oversubscribe;
     private Duration timeout;
     private Duration deathGrace = Duration.ofSeconds(1);
     private Duration terminationGrace = Duration.ofSeconds(2);
@@ -53,6 +54,7 @@ public final class LaunchContext
     private PrintStream out;
     private PrintStream err;
     private String mainClass;
+    private RankStarter rankStarter = RankProcess::start;
     private boolean concluded;
 
     /**
@@ -106,6 +108,28 @@ public final class LaunchContext
     {
         this.bindToCore = bindToCore;
         return this;
+    }
+
+    /**
+     * @param oversubscribe allow more ranks than {@link #slots()}, as {@code mpirun --oversubscribe} does; without
+     *                      it {@link #conclude()} refuses them, since ranks that spin on shared cores slow each
+     *                      other down by orders of magnitude, and hundreds of JVMs starting at once overload the
+     *                      machine.
+     * @return this for a fluent API.
+     */
+    public LaunchContext oversubscribe(final boolean oversubscribe)
+    {
+        this.oversubscribe = oversubscribe;
+        return this;
+    }
+
+    /**
+     * @return the slots of this machine, as {@code mpirun} counts them: the cores this process may run on (its
+     * affinity mask and CPU quota, as {@link Runtime#availableProcessors()} reports them).
+     */
+    public static int slots()
+    {
+        return Runtime.getRuntime().availableProcessors();
     }
 
     /**
@@ -213,11 +237,22 @@ public final class LaunchContext
     }
 
     /**
+     * @param starter how rank processes are started, for tests of slow or failing starts.
+     * @return this for a fluent API.
+     */
+    LaunchContext rankStarter(final RankStarter starter)
+    {
+        this.rankStarter = starter;
+        return this;
+    }
+
+    /**
      * Fill in defaults and validate; resolves the program to a main class on the rank class path.
      *
      * @return this for a fluent API.
      * @throws IllegalArgumentException naming a setting and its value when it cannot be used.
-     * @throws LaunchException          when the program is not on the rank class path.
+     * @throws LaunchException          when the program is not on the rank class path, or there are more ranks than
+     *                                  {@link #slots()} without {@link #oversubscribe(boolean)}.
      */
     public LaunchContext conclude()
     {
@@ -248,6 +283,7 @@ public final class LaunchContext
         out = null != out ? out : System.out;
         err = null != err ? err : System.err;
         mainClass = new ProgramResolver(classPath).resolve(program);
+        checkSlots();
         concluded = true;
         return this;
     }
@@ -317,6 +353,11 @@ public final class LaunchContext
         return command;
     }
 
+    RankStarter rankStarter()
+    {
+        return rankStarter;
+    }
+
     boolean mediaDriver()
     {
         return mediaDriver;
@@ -340,6 +381,16 @@ public final class LaunchContext
     PrintStream err()
     {
         return err;
+    }
+
+    private void checkSlots()
+    {
+        final int slots = slots();
+        if (size > slots && !oversubscribe)
+        {
+            throw new LaunchException("-n " + size + " asks for more ranks than the " + slots + " slots here (the " +
+                "cores this process may run on); add --oversubscribe to run more ranks than cores");
+        }
     }
 
     private static void checkPositive(final String name, final Duration duration)

@@ -2,9 +2,7 @@ package io.stagecoach.node.launch;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.StringJoiner;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * Runs one job on this machine, like {@code mpirun}: the node's Aeron media driver and the job's rendezvous service
  * in this process, N rank JVMs with their {@code STAGECOACH_*} environment, their output forwarded. A rank that dies
  * abnormally is reported to the others at once ({@code DEAD}); after a short grace every rank still running is
- * ended. So is every rank when the timeout passes. Nothing is left running: not the ranks, not what they started.
+ * ended, and ranks not started yet are not started. So is every rank when the timeout passes, which counts from the
+ * launch, while ranks are still being started too. Nothing is left running: not the ranks, not what they started.
  */
 public final class Launcher
 {
@@ -28,14 +27,19 @@ public final class Launcher
     private static final long OUTPUT_JOIN_MS = 2_000;
 
     private final LaunchContext context;
+    private final long launchNs = System.nanoTime();
     private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
     private final BlockingQueue<RankProcess> exits = new LinkedBlockingQueue<>();
     private final Thread shutdownHook = new Thread(this::onShutdown, "stagecoach-launcher-shutdown");
     private NodeMediaDriver driver;
     private RendezvousServer rendezvous;
+    private RankStartup startup;
     private RankProcess firstFailure;
     private boolean timedOut;
-    private boolean ended;
+    private volatile boolean ended;
+    private boolean endScheduled;
+    private long endAtNs;
+    private int running;
 
     private Launcher(final LaunchContext context)
     {
@@ -48,7 +52,9 @@ public final class Launcher
      * @param context what to run.
      * @return the job's exit status: 0 when every rank exited with 0; the largest status of the ranks that ended by
      * themselves when one failed; 124 when the timeout passed.
-     * @throws LaunchException when the job could not be started (nothing is left running then either).
+     * @throws LaunchException when the job could not be started, e.g. more ranks than cores without
+     *                         {@link LaunchContext#oversubscribe(boolean)} or a rank whose process could not be
+     *                         started (nothing is left running then either).
      */
     public static int run(final LaunchContext context)
     {
@@ -102,66 +108,85 @@ public final class Launcher
         }
         LOG.debug("job {}: {} ranks of {}, rendezvous {}, Aeron directory {}", context.jobId(), context.size(),
             context.mainClass(), rendezvous.addressText(), context.mediaDriver() ? aeronDirectory : "(no driver)");
-        for (int rank = 0; rank < context.size(); rank++)
-        {
-            startRank(rank, aeronDirectory, binding);
-        }
-    }
-
-    private void startRank(final int rank, final String aeronDirectory, final CoreBinding binding)
-    {
-        final Map<String, String> environment = new HashMap<>(context.environment());
-        environment.put(LaunchEnvironment.RANK, Integer.toString(rank));
-        environment.put(LaunchEnvironment.SIZE, Integer.toString(context.size()));
-        environment.put(LaunchEnvironment.LOCAL_RANK, Integer.toString(rank));
-        environment.put(LaunchEnvironment.JOB, context.jobId());
-        environment.put(LaunchEnvironment.RENDEZVOUS, rendezvous.addressText());
-        environment.put(LaunchEnvironment.SECRET, rendezvous.secret().text());
-        environment.put(LaunchEnvironment.AERON_DIR, aeronDirectory);
-        environment.put(LaunchEnvironment.NODE, context.nodeName());
-        try
-        {
-            final RankProcess process = RankProcess.start(context, rank, environment, binding);
-            ranks.add(process);
-            process.process().onExit().thenRun(() -> exits.add(process));
-            LOG.debug("job {}: rank {} started, pid {}", context.jobId(), rank, process.pid());
-        }
-        catch (final IOException ex)
-        {
-            throw new LaunchException(
-                "could not start rank " + rank + " with " + context.command().get(0) + ": " + ex.getMessage(), ex);
-        }
+        startup = new RankStartup(context, rendezvous, aeronDirectory, binding);
     }
 
     private void monitor() throws InterruptedException
     {
-        final long startNs = System.nanoTime();
-        long endAtNs = Long.MAX_VALUE;
-        int running = context.size();
-        while (running > 0)
+        while (mayStartRanks() || running > 0)
         {
-            final long nowNs = System.nanoTime();
-            if (!timedOut && null != context.timeout() && nowNs - startNs >= context.timeout().toNanos())
+            enforceDeadlines();
+            if (mayStartRanks())
             {
-                timeOut();
-                endAtNs = nowNs;
+                startNextRank();
+                drainExits();
             }
-            if (nowNs - endAtNs >= 0)
+            else if (running > 0)
             {
-                endRemaining();
-                endAtNs = Long.MAX_VALUE;
+                awaitExit();
             }
-            final RankProcess exited = exits.poll(pollMillis(startNs, endAtNs), TimeUnit.MILLISECONDS);
-            if (null == exited)
-            {
-                recordDescendants();
-                continue;
-            }
-            running--;
-            if (onExit(exited) && endAtNs == Long.MAX_VALUE)
-            {
-                endAtNs = System.nanoTime() + context.deathGrace().toNanos();
-            }
+        }
+    }
+
+    private boolean mayStartRanks()
+    {
+        return ranks.size() < context.size() && !timedOut && null == firstFailure && !ended;
+    }
+
+    private synchronized void startNextRank()
+    {
+        if (ended)
+        {
+            return;
+        }
+        final RankProcess process = startup.start(ranks.size());
+        ranks.add(process);
+        running++;
+        process.process().onExit().thenRun(() -> exits.add(process));
+        LOG.debug("job {}: rank {} started, pid {}", context.jobId(), process.rank(), process.pid());
+    }
+
+    private void enforceDeadlines() throws InterruptedException
+    {
+        final long nowNs = System.nanoTime();
+        if (!timedOut && null != context.timeout() && nowNs - launchNs >= context.timeout().toNanos())
+        {
+            timeOut();
+            endRemaining();
+        }
+        else if (endScheduled && nowNs - endAtNs >= 0)
+        {
+            endRemaining();
+        }
+    }
+
+    private void awaitExit() throws InterruptedException
+    {
+        final RankProcess exited = exits.poll(pollMillis(), TimeUnit.MILLISECONDS);
+        if (null == exited)
+        {
+            recordDescendants();
+            return;
+        }
+        onExited(exited);
+    }
+
+    private void drainExits()
+    {
+        RankProcess exited;
+        while (null != (exited = exits.poll()))
+        {
+            onExited(exited);
+        }
+    }
+
+    private void onExited(final RankProcess process)
+    {
+        running--;
+        if (onExit(process) && !endScheduled)
+        {
+            endScheduled = true;
+            endAtNs = System.nanoTime() + context.deathGrace().toNanos();
         }
     }
 
@@ -179,6 +204,12 @@ public final class Launcher
         if (null == firstFailure)
         {
             firstFailure = process;
+            final String notStarted = describeNotStarted();
+            if (null != notStarted)
+            {
+                report("not starting " + notStarted + " of job " + context.jobId() + ": rank " + process.rank() +
+                    " failed");
+            }
         }
         return true;
     }
@@ -187,12 +218,15 @@ public final class Launcher
     {
         timedOut = true;
         final String running = describeRunning();
+        final String notStarted = describeNotStarted();
         report("job " + context.jobId() + " timed out after " + Durations.format(context.timeout()) +
-            " (--timeout)" + (null == running ? "" : "; ending " + running));
+            " (--timeout)" + (null == running ? "" : "; ending " + running) +
+            (null == notStarted ? "" : "; " + notStarted + " not started"));
     }
 
     private void endRemaining() throws InterruptedException
     {
+        endScheduled = false;
         final String running = describeRunning();
         if (null != firstFailure && !timedOut && null != running)
         {
@@ -232,11 +266,16 @@ public final class Launcher
                 terminateAll();
             }
             ranks.forEach(RankProcess::kill);
+            final long exitDeadlineNs = System.nanoTime() + context.terminationGrace().toNanos();
             for (final RankProcess process : ranks)
             {
-                process.awaitExit(context.terminationGrace().toMillis());
+                process.awaitExit(remainingMillis(exitDeadlineNs));
                 process.killLeftoverDescendants();
-                process.joinOutput(OUTPUT_JOIN_MS);
+            }
+            final long outputDeadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OUTPUT_JOIN_MS);
+            for (final RankProcess process : ranks)
+            {
+                process.joinOutput(remainingMillis(outputDeadlineNs));
             }
         }
         catch (final InterruptedException ex)
@@ -279,7 +318,8 @@ public final class Launcher
         if (worst != 0 && null != firstFailure)
         {
             report("job " + context.jobId() + " failed with exit status " + worst + "; first failure: rank " +
-                firstFailure.rank() + " (pid " + firstFailure.pid() + "), " + describe(firstFailure));
+                firstFailure.rank() + " (pid " + firstFailure.pid() + "), " +
+                ExitStatus.describe(firstFailure.exitStatus()));
         }
         return worst;
     }
@@ -304,19 +344,35 @@ public final class Launcher
         return count == 0 ? null : (count == 1 ? "rank " : "ranks ") + running;
     }
 
-    private long pollMillis(final long startNs, final long endAtNs)
+    private String describeNotStarted()
+    {
+        final int first = ranks.size();
+        final int last = context.size() - 1;
+        if (first > last)
+        {
+            return null;
+        }
+        return first == last ? "rank " + first : "ranks " + first + " to " + last;
+    }
+
+    private long pollMillis()
     {
         long waitNs = TimeUnit.MILLISECONDS.toNanos(POLL_MS);
         final long nowNs = System.nanoTime();
         if (!timedOut && null != context.timeout())
         {
-            waitNs = Math.min(waitNs, startNs + context.timeout().toNanos() - nowNs);
+            waitNs = Math.min(waitNs, launchNs + context.timeout().toNanos() - nowNs);
         }
-        if (endAtNs != Long.MAX_VALUE)
+        if (endScheduled)
         {
             waitNs = Math.min(waitNs, endAtNs - nowNs);
         }
         return Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNs));
+    }
+
+    private static long remainingMillis(final long deadlineNs)
+    {
+        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime()));
     }
 
     private void onShutdown()
@@ -327,11 +383,6 @@ public final class Launcher
             report("shutting down; ending " + running);
         }
         abort();
-    }
-
-    private static String describe(final RankProcess process)
-    {
-        return ExitStatus.describe(process.exitStatus());
     }
 
     private void report(final String message)

@@ -135,6 +135,19 @@ class StagecoachCommandTest
             "nor a class on the class path\n", err.toString());
     }
 
+    @Test
+    void shouldRefuseMoreRanksThanCoresWithoutOversubscribeAndStartNothing()
+    {
+        final int slots = Runtime.getRuntime().availableProcessors();
+
+        assertEquals(1, execute("run", "-n", Integer.toString(slots + 1), "--timeout", "5",
+            "io.stagecoach.node.launch.SleepingRank"));
+
+        assertEquals("stagecoach: -n " + (slots + 1) + " asks for more ranks than the " + slots + " slots here (the " +
+            "cores this process may run on); add --oversubscribe to run more ranks than cores\n", err.toString());
+        assertEquals(0, ProcessHandle.current().children().count(), "processes started");
+    }
+
     private static String nested(final String open, final String core, final String close, final int levels)
     {
         return open.repeat(levels) + core + close.repeat(levels);

@@ -4,6 +4,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LaunchContextTest
@@ -19,5 +21,20 @@ class LaunchContextTest
         final int user = command.indexOf("-Dagrona.disable.bounds.checks=false");
         assertTrue(performance > 0 && user > performance, command.toString());
         assertTrue(command.indexOf("-cp") > user, command.toString());
+    }
+
+    @Test
+    void shouldRefuseMoreRanksThanSlotsUnlessOversubscribed()
+    {
+        final int slots = Runtime.getRuntime().availableProcessors();
+        assertEquals(slots, LaunchContext.slots());
+
+        final LaunchException ex = assertThrows(LaunchException.class,
+            () -> new LaunchContext().size(slots + 1).program(SleepingRank.class.getName()).conclude());
+
+        assertEquals("-n " + (slots + 1) + " asks for more ranks than the " + slots + " slots here (the cores this " +
+            "process may run on); add --oversubscribe to run more ranks than cores", ex.getMessage());
+        new LaunchContext().size(slots).program(SleepingRank.class.getName()).conclude();
+        new LaunchContext().size(slots + 1).program(SleepingRank.class.getName()).oversubscribe(true).conclude();
     }
 }

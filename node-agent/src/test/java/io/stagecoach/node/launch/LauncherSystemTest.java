@@ -2,6 +2,7 @@ package io.stagecoach.node.launch;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -115,7 +116,7 @@ class LauncherSystemTest
         final String stderr = text(err);
         assertEquals(124, status, () -> stdout + stderr);
         assertTrue(Pattern.compile("stagecoach: job \\S+ timed out after 8 s \\(--timeout\\); ending ranks 0 " +
-            "\\(pid \\d+\\), 1 \\(pid \\d+\\)").matcher(stderr).find(), stderr);
+            "\\(pid \\d+\\), 1 \\(pid \\d+\\)\n").matcher(stderr).find(), stderr);
         assertTrue(elapsedMs < 40_000, "took " + elapsedMs + " ms");
         final List<Long> pids = pids(PID, stdout);
         final List<Long> children = pids(CHILD, stdout);
@@ -126,6 +127,68 @@ class LauncherSystemTest
     }
 
     @Test
+    void shouldTimeOutWhileRanksAreStillStarting()
+    {
+        final long startNs = System.nanoTime();
+        final int status = Launcher.run(context(12, HangingRank.class).timeout(Duration.ofSeconds(2))
+            .rankStarter(slowly(Duration.ofSeconds(1))));
+        final long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+
+        final String stderr = text(err);
+        assertEquals(124, status, stderr);
+        assertTrue(elapsedMs < 8_000, "took " + elapsedMs + " ms");
+        final Matcher timedOut = Pattern.compile("stagecoach: job \\S+ timed out after 2 s \\(--timeout\\); ending " +
+            "ranks? 0 \\(pid \\d+\\).*; ranks (\\d+) to 11 not started\n").matcher(stderr);
+        assertTrue(timedOut.find(), stderr);
+        assertTrue(Integer.parseInt(timedOut.group(1)) < 12, stderr);
+        assertAllGone(pids(PID, text(out)));
+    }
+
+    @Test
+    void shouldStopStartingRanksAndEndTheJobWhenOneFailsDuringStartup()
+    {
+        final long startNs = System.nanoTime();
+        final int status = Launcher.run(context(12, HangingRank.class).programArguments(List.of("0", "3"))
+            .rankStarter(slowly(Duration.ofSeconds(1))));
+        final long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+
+        final String stderr = text(err);
+        assertEquals(3, status, stderr);
+        assertTrue(elapsedMs < 9_000, "took " + elapsedMs + " ms");
+        assertTrue(Pattern.compile("stagecoach: rank 0 \\(pid \\d+\\) failed: exit status 3\n").matcher(stderr).find(),
+            stderr);
+        final Matcher notStarted = Pattern.compile("stagecoach: not starting ranks (\\d+) to 11 of job \\S+: rank 0 " +
+            "failed\n").matcher(stderr);
+        assertTrue(notStarted.find(), stderr);
+        assertTrue(stderr.contains("failed with exit status 3; first failure: rank 0"), stderr);
+        assertAllGone(pids(PID, text(out)));
+    }
+
+    @Test
+    void shouldEndTheStartedRanksWhenARankCannotBeStarted()
+    {
+        final List<Long> started = new ArrayList<>();
+        final RankStarter failing = (context, rank, environment, binding) ->
+        {
+            if (rank == 2)
+            {
+                throw new IOException("no more processes");
+            }
+            final RankProcess process = RankProcess.start(context, rank, environment, binding);
+            started.add(process.pid());
+            return process;
+        };
+
+        final LaunchException ex = assertThrows(LaunchException.class,
+            () -> Launcher.run(context(4, HangingRank.class).rankStarter(failing)));
+
+        assertTrue(ex.getMessage().matches("could not start rank 2 with \\S+java: no more processes"),
+            ex.getMessage());
+        assertEquals(2, started.size());
+        assertAllGone(started);
+    }
+
+    @Test
     void shouldEndTheJobWhenTheLauncherProcessIsTerminated() throws Exception
     {
         final Path output = Files.createTempFile("stagecoach-launcher", ".out");
@@ -133,7 +196,7 @@ class LauncherSystemTest
             Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(LaunchContext.DEFAULT_JVM_OPTIONS);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-            "io.stagecoach.node.cli.StagecoachCommand", "run", "-np", "2", "--tag-output",
+            "io.stagecoach.node.cli.StagecoachCommand", "run", "-np", "2", "--oversubscribe", "--tag-output",
             "-J-XX:TieredStopAtLevel=1", SleepingRank.class.getName()));
         final Process launcher = new ProcessBuilder(command)
             .redirectErrorStream(true).redirectOutput(output.toFile()).start();
@@ -188,11 +251,29 @@ class LauncherSystemTest
     {
         return new LaunchContext()
             .size(size)
+            .oversubscribe(true)
             .program(program.getName())
             .jvmOptions(
                 List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Dagrona.disable.bounds.checks=false"))
             .output(
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private static RankStarter slowly(final Duration pause)
+    {
+        return (context, rank, environment, binding) ->
+        {
+            try
+            {
+                Thread.sleep(rank == 0 ? 0 : pause.toMillis());
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted before starting rank " + rank);
+            }
+            return RankProcess.start(context, rank, environment, binding);
+        };
     }
 
     private static List<Long> awaitMatches(final Path file, final Pattern pattern, final int count)
