@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * in this process, N rank JVMs with their {@code STAGECOACH_*} environment, their output forwarded. A rank that dies
  * abnormally is reported to the others at once ({@code DEAD}); after a short grace every rank still running is
  * ended, and ranks not started yet are not started. So is every rank when the timeout passes, which counts from the
- * launch, while ranks are still being started too. Nothing is left running: not the ranks, not what they started.
+ * launch, while ranks are still being started too. The report names each rank it ends with what it was doing, and
+ * as the first failure the peer a failed rank reported it lost ({@code LOST}), if any. Nothing is left running: not
+ * the ranks, not what they started.
  */
 public final class Launcher
 {
@@ -221,7 +223,7 @@ public final class Launcher
         final String notStarted = describeNotStarted();
         report("job " + context.jobId() + " timed out after " + Durations.format(context.timeout()) +
             " (--timeout)" + (null == running ? "" : "; ending " + running) +
-            (null == notStarted ? "" : "; " + notStarted + " not started"));
+            (null == notStarted ? "" : "; " + notStarted + " not started") + describeLosses());
     }
 
     private void endRemaining() throws InterruptedException
@@ -317,9 +319,8 @@ public final class Launcher
         }
         if (worst != 0 && null != firstFailure)
         {
-            report("job " + context.jobId() + " failed with exit status " + worst + "; first failure: rank " +
-                firstFailure.rank() + " (pid " + firstFailure.pid() + "), " +
-                ExitStatus.describe(firstFailure.exitStatus()));
+            report("job " + context.jobId() + " failed with exit status " + worst + "; first failure: " +
+                new FirstFailure(ranks, rendezvous.lostPeers()).describe(firstFailure));
         }
         return worst;
     }
@@ -338,7 +339,7 @@ public final class Launcher
             if (process.isAlive())
             {
                 count++;
-                running.add(process.rank() + " (pid " + process.pid() + ")");
+                running.add(process.rank() + " (pid " + process.pid() + ", " + process.observeState() + ")");
             }
         }
         return count == 0 ? null : (count == 1 ? "rank " : "ranks ") + running;
@@ -353,6 +354,14 @@ public final class Launcher
             return null;
         }
         return first == last ? "rank " + first : "ranks " + first + " to " + last;
+    }
+
+    private String describeLosses()
+    {
+        final StringBuilder losses = new StringBuilder();
+        rendezvous.lostPeers().forEach((rank, loss) -> losses.append("; rank ").append(rank).append(" lost rank ")
+            .append(loss.peer()).append(" (").append(loss.reason()).append(")"));
+        return losses.toString();
     }
 
     private long pollMillis()

@@ -19,6 +19,7 @@ final class RankProcess
     private final Thread stderr;
     private final Set<ProcessHandle> descendants = ConcurrentHashMap.newKeySet();
     private volatile boolean endedByLauncher;
+    private volatile String lastState;
 
     private RankProcess(final int rank, final Process process, final Thread stdout, final Thread stderr)
     {
@@ -73,6 +74,24 @@ final class RankProcess
     boolean endedByLauncher()
     {
         return endedByLauncher;
+    }
+
+    /**
+     * @return what the process is doing now ({@link ProcessState}), also kept as {@link #lastState()}.
+     */
+    String observeState()
+    {
+        final String state = ProcessState.describe(pid());
+        lastState = state;
+        return state;
+    }
+
+    /**
+     * @return what {@link #observeState()} saw last, or null.
+     */
+    String lastState()
+    {
+        return lastState;
     }
 
     void recordDescendants()

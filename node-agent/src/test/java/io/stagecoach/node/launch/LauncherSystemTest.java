@@ -98,11 +98,43 @@ class LauncherSystemTest
             "(exit status 137 (signal 9, SIGKILL))"), stdout);
         assertTrue(Pattern.compile("stagecoach: rank 1 \\(pid \\d+\\) failed: exit status 137 \\(signal 9, SIGKILL\\)")
             .matcher(stderr).find(), stderr);
-        assertTrue(Pattern.compile("stagecoach: ending ranks 0 \\(pid \\d+\\), 2 \\(pid \\d+\\), 1 s after rank 1 " +
-            "failed").matcher(stderr).find(), stderr);
+        assertTrue(Pattern.compile("stagecoach: ending ranks 0 \\(pid \\d+, [a-z ]+\\), 2 \\(pid \\d+, [a-z ]+\\), 1 s " +
+            "after rank 1 failed").matcher(stderr).find(), stderr);
         final List<Long> pids = pids(PID, stdout);
         assertEquals(3, pids.size(), stdout);
         assertAllGone(pids);
+    }
+
+    @Test
+    void shouldNameAStoppedRankAsTheFirstFailureWhenThePeerThatLostItFails()
+    {
+        final int status = Launcher.run(context(2, LosingPeerRank.class));
+
+        final String stderr = text(err);
+        assertEquals(1, status, () -> text(out) + stderr);
+        assertTrue(Pattern.compile("stagecoach: rank 0 \\(pid \\d+\\) failed: exit status 1\n").matcher(stderr).find(),
+            stderr);
+        final Matcher ending = Pattern.compile("stagecoach: ending rank 1 \\(pid (\\d+), stopped \\(SIGSTOP or " +
+            "SIGTSTP\\)\\), 1 s after rank 0 failed\n").matcher(stderr);
+        assertTrue(ending.find(), stderr);
+        assertTrue(stderr.contains("failed with exit status 1; first failure: rank 1 (pid " + ending.group(1) + "), " +
+            "stopped (SIGSTOP or SIGTSTP) when the launcher ended it; rank 0 lost rank 1 (no message from rank 1 " +
+            "for 0.2 s) and failed: exit status 1\n"), stderr);
+        assertAllGone(pids(PID, text(out)));
+    }
+
+    @Test
+    void shouldDescribeAStoppedRankWhenThePeerThatFailedReportedNoLoss()
+    {
+        final int status = Launcher.run(context(2, LosingPeerRank.class).programArguments(List.of("quiet")));
+
+        final String stderr = text(err);
+        assertEquals(1, status, () -> text(out) + stderr);
+        assertTrue(Pattern.compile("stagecoach: ending rank 1 \\(pid \\d+, stopped \\(SIGSTOP or SIGTSTP\\)\\), 1 s " +
+            "after rank 0 failed\n").matcher(stderr).find(), stderr);
+        assertTrue(Pattern.compile("failed with exit status 1; first failure: rank 0 \\(pid \\d+\\), exit status 1\n")
+            .matcher(stderr).find(), stderr);
+        assertAllGone(pids(PID, text(out)));
     }
 
     @Test
@@ -116,7 +148,7 @@ class LauncherSystemTest
         final String stderr = text(err);
         assertEquals(124, status, () -> stdout + stderr);
         assertTrue(Pattern.compile("stagecoach: job \\S+ timed out after 8 s \\(--timeout\\); ending ranks 0 " +
-            "\\(pid \\d+\\), 1 \\(pid \\d+\\)\n").matcher(stderr).find(), stderr);
+            "\\(pid \\d+, (sleeping|running)\\), 1 \\(pid \\d+, (sleeping|running)\\)\n").matcher(stderr).find(), stderr);
         assertTrue(elapsedMs < 40_000, "took " + elapsedMs + " ms");
         final List<Long> pids = pids(PID, stdout);
         final List<Long> children = pids(CHILD, stdout);
@@ -138,7 +170,7 @@ class LauncherSystemTest
         assertEquals(124, status, stderr);
         assertTrue(elapsedMs < 8_000, "took " + elapsedMs + " ms");
         final Matcher timedOut = Pattern.compile("stagecoach: job \\S+ timed out after 2 s \\(--timeout\\); ending " +
-            "ranks? 0 \\(pid \\d+\\).*; ranks (\\d+) to 11 not started\n").matcher(stderr);
+            "ranks? 0 \\(pid \\d+, [a-z ]+\\).*; ranks (\\d+) to 11 not started\n").matcher(stderr);
         assertTrue(timedOut.find(), stderr);
         assertTrue(Integer.parseInt(timedOut.group(1)) < 12, stderr);
         assertAllGone(pids(PID, text(out)));
