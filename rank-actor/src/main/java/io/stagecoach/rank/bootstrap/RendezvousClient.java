@@ -4,7 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -53,7 +52,6 @@ public final class RendezvousClient implements AutoCloseable
     private static final String CONNECTION_LOST = new String("connection lost");
     private static final long FENCE_REPLY_SLACK_MS = 5_000;
     private static final long CLOSE_TIMEOUT_MS = 1_000;
-    private static final long RETRY_PAUSE_MS = 50;
 
     private final InetSocketAddress server;
     private final int rank;
@@ -70,7 +68,7 @@ public final class RendezvousClient implements AutoCloseable
     private volatile long requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT.toMillis();
     private int fenceEpoch;
 
-    private RendezvousClient(
+    RendezvousClient(
         final InetSocketAddress server, final int rank, final int size, final Socket socket) throws IOException
     {
         this.server = server;
@@ -120,7 +118,7 @@ public final class RendezvousClient implements AutoCloseable
     public static RendezvousClient connect(
         final InetSocketAddress server, final int rank, final int size, final Duration timeout)
     {
-        return join(server, RendezvousProtocol.ANY_JOB, null, rank, size, timeout);
+        return RendezvousConnector.join(server, RendezvousProtocol.ANY_JOB, null, rank, size, timeout);
     }
 
     /**
@@ -138,7 +136,7 @@ public final class RendezvousClient implements AutoCloseable
     public static RendezvousClient connect(
         final InetSocketAddress server, final String jobId, final int rank, final int size, final Duration timeout)
     {
-        return join(server, jobId, null, rank, size, timeout);
+        return RendezvousConnector.join(server, jobId, null, rank, size, timeout);
     }
 
     /**
@@ -163,7 +161,7 @@ public final class RendezvousClient implements AutoCloseable
         final int size,
         final Duration timeout)
     {
-        return join(server, jobId, Objects.requireNonNull(secret, "secret"), rank, size, timeout);
+        return RendezvousConnector.join(server, jobId, Objects.requireNonNull(secret, "secret"), rank, size, timeout);
     }
 
     /**
@@ -419,66 +417,6 @@ public final class RendezvousClient implements AutoCloseable
         }
     }
 
-    private static RendezvousClient join(
-        final InetSocketAddress server,
-        final String jobId,
-        final JobSecret secret,
-        final int rank,
-        final int size,
-        final Duration timeout)
-    {
-        checkArguments(server, jobId, rank, size);
-        if (null != secret)
-        {
-            secret.loadAlgorithm();
-        }
-        final long deadlineNs = System.nanoTime() + timeout.toNanos();
-        while (true)
-        {
-            final RendezvousClient client = tryJoin(server, jobId, secret, rank, size, timeout, deadlineNs);
-            if (null != client)
-            {
-                return client;
-            }
-            if (System.nanoTime() - deadlineNs >= 0)
-            {
-                throw new RendezvousException("rank " + rank + ": rendezvous service at " + format(server) +
-                    " stayed busy (at its limit of connections waiting for HELLO) for " +
-                    formatMillis(timeout.toMillis()));
-            }
-            pause();
-        }
-    }
-
-    private static RendezvousClient tryJoin(
-        final InetSocketAddress server,
-        final String jobId,
-        final JobSecret secret,
-        final int rank,
-        final int size,
-        final Duration timeout,
-        final long deadlineNs)
-    {
-        final Socket socket = open(server, rank, timeout, deadlineNs);
-        try
-        {
-            final RendezvousClient client = new RendezvousClient(server, rank, size, socket);
-            if (!new Handshake(client, jobId, secret, timeout).perform(deadlineNs))
-            {
-                closeQuietly(socket);
-                return null;
-            }
-            client.reader.start();
-            return client;
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            closeQuietly(socket);
-            throw ex instanceof RendezvousException ? (RendezvousException)ex : new RendezvousException(
-                "rank " + rank + " could not join the rendezvous service at " + format(server) + ": " + ex, ex);
-        }
-    }
-
     String readHandshakeLine(final String waitingFor, final Duration timeout) throws IOException
     {
         final String line;
@@ -507,6 +445,11 @@ public final class RendezvousClient implements AutoCloseable
     Socket socket()
     {
         return socket;
+    }
+
+    void startReading()
+    {
+        reader.start();
     }
 
     private void readReplies()
@@ -624,69 +567,7 @@ public final class RendezvousClient implements AutoCloseable
         }
     }
 
-    private static Socket open(
-        final InetSocketAddress server, final int rank, final Duration timeout, final long deadlineNs)
-    {
-        IOException last = null;
-        do
-        {
-            final Socket socket = new Socket();
-            try
-            {
-                final long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime());
-                socket.setTcpNoDelay(true);
-                socket.connect(server, (int)Math.max(1, Math.min(1_000, remainingMs)));
-                return socket;
-            }
-            catch (final IOException ex)
-            {
-                closeQuietly(socket);
-                last = ex;
-                if (!(ex instanceof ConnectException || ex instanceof SocketTimeoutException))
-                {
-                    break;
-                }
-                pause();
-            }
-        }
-        while (System.nanoTime() - deadlineNs < 0);
-        throw new RendezvousException("rank " + rank + " could not connect to the rendezvous service at " +
-            format(server) + " within " + formatMillis(timeout.toMillis()) + ": " + last, last);
-    }
-
-    private static void checkArguments(
-        final InetSocketAddress server, final String jobId, final int rank, final int size)
-    {
-        Objects.requireNonNull(server, "server");
-        if (null == server.getAddress() || !server.getAddress().isLoopbackAddress())
-        {
-            throw new IllegalArgumentException(
-                "the rendezvous service runs on the loopback network (127.0.0.1), not on " + server);
-        }
-        if (size < 1 || rank < 0 || rank >= size)
-        {
-            throw new IllegalArgumentException("rank " + rank + " is not in [0, size=" + size + ")");
-        }
-        if (null == jobId || jobId.isEmpty() || jobId.chars().anyMatch(c -> c <= ' '))
-        {
-            throw new IllegalArgumentException("job id must be a non-empty word: '" + jobId + "'");
-        }
-    }
-
-    private static void pause()
-    {
-        try
-        {
-            Thread.sleep(RETRY_PAUSE_MS);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new RendezvousException("interrupted while connecting to the rendezvous service", ex);
-        }
-    }
-
-    private static void closeQuietly(final Socket socket)
+    static void closeQuietly(final Socket socket)
     {
         try
         {
