@@ -168,7 +168,7 @@ final class RunCommand implements Callable<Integer>
             "Ranks inherit this command's environment and get STAGECOACH_RANK,",
             "STAGECOACH_SIZE, STAGECOACH_LOCAL_RANK, STAGECOACH_JOB, STAGECOACH_NODE,",
             "STAGECOACH_RENDEZVOUS (127.0.0.1:port), STAGECOACH_SECRET (the job's",
-            "secret, which the rendezvous service asks them to prove) and",
+            "secret: the rendezvous service admits only ranks that know it) and",
             "STAGECOACH_AERON_DIR.",
             "",
             "Examples:",
