@@ -32,6 +32,7 @@ final class PeerLiveness
     private final Completions completions;
     private Peer[] peers;
     private final PeerProcesses processes;
+    private volatile PeerLossListener lossListener = PeerLossListener.NONE;
     private long nextPeerCheckNs;
 
     PeerLiveness(
@@ -224,8 +225,20 @@ final class PeerLiveness
      */
     void peerGone(final Peer peer, final String reason)
     {
+        if (!peer.lost && !peer.closed)
+        {
+            lossListener.onPeerLost(peer.rank, reason);
+        }
         peer.lost = true;
         markGone(peer, reason);
+    }
+
+    /**
+     * @param listener told of each peer lost from now on.
+     */
+    void lossListener(final PeerLossListener listener)
+    {
+        this.lossListener = listener;
     }
 
     /**

@@ -552,6 +552,14 @@ final class ProgressEngine implements TransportListener, CommandSink
     }
 
     /**
+     * @param listener told of each peer this rank loses from now on (not of those that leave with BYE).
+     */
+    void lossListener(final PeerLossListener listener)
+    {
+        liveness.lossListener(listener);
+    }
+
+    /**
      * @return the processes of same-node peers, for the rank actor to look at.
      */
     PeerProcesses peerProcesses()

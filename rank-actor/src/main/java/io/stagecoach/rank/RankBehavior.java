@@ -37,6 +37,16 @@ final class RankBehavior
     }
 
     /**
+     * The engine lost a peer: tell the launcher, which names the rank a failure started from.
+     *
+     * @param rank   the peer lost.
+     * @param reason why.
+     */
+    record PeerLost(int rank, String reason) implements Command
+    {
+    }
+
+    /**
      * Look at the processes of same-node peers: its own timer's tick.
      */
     enum CheckPeerProcesses implements Command
@@ -87,32 +97,39 @@ final class RankBehavior
     private final CommandSink engine;
     private final StagingPath staging;
     private final PeerProcesses processes;
+    private final PeerLossListener launcher;
 
     private RankBehavior(
         final ActorContext<Command> context,
         final CommandSink engine,
         final StagingPath staging,
-        final PeerProcesses processes)
+        final PeerProcesses processes,
+        final PeerLossListener launcher)
     {
         this.context = context;
         this.engine = engine;
         this.staging = staging;
         this.processes = processes;
+        this.launcher = launcher;
     }
 
     static Behavior<Command> create(final CommandSink engine, final StagingPath staging)
     {
-        return create(engine, staging, null);
+        return create(engine, staging, null, PeerLossListener.NONE);
     }
 
     /**
      * @param processes same-node peers' processes to look at every {@link PeerProcesses#CHECK_INTERVAL_MS}, or null.
+     * @param launcher  told of the peers this rank loses.
      */
     static Behavior<Command> create(
-        final CommandSink engine, final StagingPath staging, final PeerProcesses processes)
+        final CommandSink engine,
+        final StagingPath staging,
+        final PeerProcesses processes,
+        final PeerLossListener launcher)
     {
         return Behaviors.setup(context -> Behaviors.withTimers(timers ->
-            new RankBehavior(context, engine, staging, processes).behavior(timers)));
+            new RankBehavior(context, engine, staging, processes, launcher).behavior(timers)));
     }
 
     private Behavior<Command> behavior(final TimerScheduler<Command> timers)
@@ -125,6 +142,7 @@ final class RankBehavior
         return Behaviors.receive(Command.class)
             .onMessageEquals(CheckPeerProcesses.INSTANCE, this::onCheckPeerProcesses)
             .onMessage(PeerDied.class, this::onPeerDied)
+            .onMessage(PeerLost.class, this::onPeerLost)
             .onMessage(StageOut.class, this::onStageOut)
             .onMessage(SendStaged.class, this::onSendStaged)
             .onMessage(StageIn.class, this::onStageIn)
@@ -137,6 +155,12 @@ final class RankBehavior
         context.getLog().warn("rank {} learnt from the launcher that rank {} died: {}", engine.rank(),
             message.rank(), message.reason());
         engine.submit(locked -> locked.peerDied(message.rank(), message.reason()));
+        return Behaviors.same();
+    }
+
+    private Behavior<Command> onPeerLost(final PeerLost message)
+    {
+        launcher.onPeerLost(message.rank(), message.reason());
         return Behaviors.same();
     }
 

@@ -83,9 +83,11 @@ final class RankRuntime
         staging = context.deviceRuntime() == null ? null : new WholeMessageStaging(context.deviceRuntime());
         final ActorStaging actorStaging = new ActorStaging(staging);
         engine = new ProgressEngine(rank, context.size(), context.engineSettings(), actorStaging);
-        system = ActorSystem.create(RankBehavior.create(engine, staging, engine.peerProcesses()),
+        final PeerLossListener launcher = rendezvous == null ? PeerLossListener.NONE : rendezvous::reportLostPeer;
+        system = ActorSystem.create(RankBehavior.create(engine, staging, engine.peerProcesses(), launcher),
             "stagecoach-rank-" + rank, pekkoConfig());
         actorStaging.actor(system);
+        engine.lossListener((peer, reason) -> system.tell(new RankBehavior.PeerLost(peer, reason)));
         if (rendezvous != null)
         {
             rendezvous.addListener(deathListener(system));

@@ -3,6 +3,8 @@ package io.stagecoach.rank;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.stagecoach.protocol.ErrorClass;
@@ -34,6 +36,8 @@ class PeerFailureTest
         try (LocalJob job = LocalJob.start(directory, 3, context -> context.eagerThresholdBytes(1024)))
         {
             final Communicator survivor = job.rank(0);
+            final List<String> losses = new CopyOnWriteArrayList<>();
+            survivor.engine().lossListener((rank, reason) -> losses.add(rank + " " + reason));
             final Request receive = survivor.irecv(ByteBuffer.allocateDirect(64), 16, Datatype.INT, 2, 1);
             final Request largeSend = survivor.isend(ByteBuffer.allocateDirect(1 << 20), 1 << 18, Datatype.INT, 2, 2);
             final Request anySource = survivor.irecv(ByteBuffer.allocateDirect(64), 16, Datatype.INT, ANY_SOURCE, 3);
@@ -51,6 +55,8 @@ class PeerFailureTest
             assertThrows(PeerLostException.class, () -> largeSend.await(TIMEOUT));
             assertTrue(failedAfterMs < 2000, "failed after " + failedAfterMs + " ms");
             assertFalse(anySource.isDone(), "rank 1 may still send");
+            assertEquals(1, losses.size(), losses::toString);
+            assertTrue(losses.get(0).startsWith("2 "), losses::toString);
 
             final ByteBuffer in = ByteBuffer.allocateDirect(64);
             job.rank(1).send(ByteBuffer.allocateDirect(64), 16, Datatype.INT, 0, 3);
@@ -70,11 +76,14 @@ class PeerFailureTest
         {
             final Request receive = job.rank(0).irecv(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 1, 1);
             final Request anySource = job.rank(0).irecv(ByteBuffer.allocateDirect(8), 2, Datatype.INT, ANY_SOURCE, 1);
+            final List<String> losses = new CopyOnWriteArrayList<>();
+            job.rank(0).engine().lossListener((rank, reason) -> losses.add(rank + " " + reason));
             job.rank(1).close();
             final PeerLostException lost = assertThrows(PeerLostException.class, () -> receive.await(TIMEOUT));
             assertEquals("rank 1 closed its communicator: irecv(source=1, tag=1, count=2 x INT) pending",
                 lost.getMessage());
             assertThrows(PeerLostException.class, () -> anySource.await(TIMEOUT));
+            assertTrue(losses.isEmpty(), "a rank that closes is not lost: " + losses);
             final Request late = job.rank(1).isend(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 0, 1);
             assertTrue(late.status().error().getMessage().contains("rank 1 closed its communicator"));
             final StagecoachException closed = assertThrows(StagecoachException.class, () -> job.rank(1).iprobe(0, 1));

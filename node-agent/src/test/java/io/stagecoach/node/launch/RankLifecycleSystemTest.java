@@ -102,7 +102,7 @@ class RankLifecycleSystemTest
             Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(LaunchContext.DEFAULT_JVM_OPTIONS);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-            "io.stagecoach.node.cli.StagecoachCommand", "run", "-np", "2", "-J-XX:TieredStopAtLevel=1",
+            "io.stagecoach.node.cli.StagecoachCommand", "run", "-np", "2", "--oversubscribe", "-J-XX:TieredStopAtLevel=1",
             LifecycleRank.class.getName(), "wait"));
         final Process launcher = new ProcessBuilder(command)
             .redirectErrorStream(true).redirectOutput(output.toFile()).start();
@@ -129,6 +129,7 @@ class RankLifecycleSystemTest
     {
         return new LaunchContext()
             .size(2)
+            .oversubscribe(true)
             .program(LifecycleRank.class.getName())
             .programArguments(List.of(arguments))
             .jvmOptions(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"))
