@@ -19,6 +19,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import static io.stagecoach.node.launch.TestProcesses.assertAllGone;
+import static io.stagecoach.node.launch.TestProcesses.awaitMatches;
+import static io.stagecoach.node.launch.TestProcesses.pids;
+import static io.stagecoach.node.launch.TestProcesses.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -306,77 +310,6 @@ class LauncherSystemTest
             }
             return RankProcess.start(context, rank, environment, binding);
         };
-    }
-
-    private static List<Long> awaitMatches(final Path file, final Pattern pattern, final int count)
-        throws IOException, InterruptedException
-    {
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        List<Long> matches = List.of();
-        while (System.nanoTime() - deadlineNs < 0)
-        {
-            matches = pids(pattern, Files.readString(file));
-            if (matches.size() >= count)
-            {
-                return matches;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("waited 20 s for " + count + " lines matching " + pattern + ", got " + matches +
-            " in:\n" + read(file));
-    }
-
-    private static List<Long> pids(final Pattern pattern, final String text)
-    {
-        final List<Long> pids = new ArrayList<>();
-        final Matcher matcher = pattern.matcher(text);
-        while (matcher.find())
-        {
-            pids.add(Long.parseLong(matcher.group(1)));
-        }
-        return pids;
-    }
-
-    private static void assertAllGone(final List<Long> pids)
-    {
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-        for (final long pid : pids)
-        {
-            while (isRunning(pid))
-            {
-                assertTrue(System.nanoTime() - deadlineNs < 0, "process " + pid + " still runs 3 s after the job");
-                Thread.onSpinWait();
-            }
-        }
-    }
-
-    private static boolean isRunning(final long pid)
-    {
-        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
-        {
-            try
-            {
-                final String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-                return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
-            }
-            catch (final IOException ex)
-            {
-                return false;
-            }
-        }
-        return false;
-    }
-
-    private static String read(final Path file)
-    {
-        try
-        {
-            return Files.readString(file);
-        }
-        catch (final IOException ex)
-        {
-            return ex.toString();
-        }
     }
 
     private static String text(final ByteArrayOutputStream bytes)
