@@ -1,16 +1,12 @@
 package io.stagecoach.protocol.host;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 
 /**
  * The native host library, {@code libstagecoach-native.so}, built from {@code src/main/c} when the build found a C
  * compiler and packaged as a resource: the host pack's strided copies and same-node cross-memory reads. Loaded once,
- * on first use, by whichever of its users comes first.
+ * on first use, by whichever of its users comes first, from this user's private {@link NativeLibraryCache}.
  */
 public final class NativeLibrary
 {
@@ -35,20 +31,17 @@ public final class NativeLibrary
     {
         final String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
         final String resource = "linux-" + System.getProperty("os.arch") + "/" + LIBRARY;
-        try (InputStream in = os.startsWith("linux") ? NativeLibrary.class.getResourceAsStream(resource) : null)
+        if (!os.startsWith("linux") || NativeLibrary.class.getResource(resource) == null)
         {
-            if (in == null)
-            {
-                return "the native host library was not built for " + os + " " + System.getProperty("os.arch") +
-                    " (no resource " + resource + ")";
-            }
-            final Path file = Files.createTempFile("stagecoach-native", ".so");
-            file.toFile().deleteOnExit();
-            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-            System.load(file.toAbsolutePath().toString());
+            return "the native host library was not built for " + os + " " + System.getProperty("os.arch") +
+                " (no resource " + resource + ")";
+        }
+        try
+        {
+            System.load(NativeLibraryCache.extract(NativeLibrary.class, resource, LIBRARY).toString());
             return null;
         }
-        catch (final IOException | UnsatisfiedLinkError | SecurityException ex)
+        catch (final IOException | UnsatisfiedLinkError | RuntimeException ex)
         {
             return "the native host library " + resource + " could not be loaded: " + ex;
         }
