@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Opens the CUDA back end where JCuda's native library loads, {@code cuInit} succeeds and at least one GPU is visible.
+ * The library is loaded by {@link JCudaLibrary} before anything else touches {@code JCudaDriver}.
  */
 public final class CudaBackendProvider implements DeviceBackendProvider
 {
@@ -37,6 +38,7 @@ public final class CudaBackendProvider implements DeviceBackendProvider
     @Override
     public DeviceBackend open(final DeviceContext context)
     {
+        JCudaLibrary.ensureLoaded();
         return new CudaBackend(context);
     }
 
@@ -45,6 +47,11 @@ public final class CudaBackendProvider implements DeviceBackendProvider
      */
     public static String unavailableReason()
     {
+        final Throwable loadFailure = JCudaLibrary.load();
+        if (loadFailure != null)
+        {
+            return "JCuda did not load: " + loadFailure;
+        }
         try
         {
             JCudaDriver.setExceptionsEnabled(false);
