@@ -20,8 +20,9 @@ import org.agrona.concurrent.IdleStrategy;
  * count (2)</td></tr>
  * <tr><td>stagecoach.device.emulated.memoryBytes</td><td>STAGECOACH_DEVICE_EMULATED_MEMORYBYTES</td><td>memory of
  * each emulated device and of the pinned host pool (1 GiB)</td></tr>
- * <tr><td>stagecoach.device.emulated.dir</td><td>STAGECOACH_DEVICE_EMULATED_DIR</td><td>folder of the
- * shared-memory files (/dev/shm when it has 1 GiB free, else the temporary folder)</td></tr>
+ * <tr><td>stagecoach.device.emulated.dir</td><td>STAGECOACH_DEVICE_EMULATED_DIR</td><td>folder in which each
+ * process's emulated devices get a private folder (mode 0700) for their shared-memory files (/dev/shm when it has
+ * 1 GiB free, else the temporary folder; the launcher names the job's private folder)</td></tr>
  * <tr><td>stagecoach.device.emulated.workers</td><td>STAGECOACH_DEVICE_EMULATED_WORKERS</td><td>threads running
  * emulated streams (2)</td></tr>
  * <tr><td>stagecoach.device.completion.sleepAfterIdleNs</td><td>STAGECOACH_DEVICE_COMPLETION_SLEEPAFTERIDLENS</td>
@@ -41,6 +42,11 @@ public final class DeviceContext
      * temporary folder does otherwise.
      */
     public static final long MIN_SHARED_MEMORY_BYTES = 1L << 30;
+
+    /**
+     * The environment variable naming the folder of the emulated devices' private folders.
+     */
+    public static final String EMULATED_DIRECTORY_VARIABLE = "STAGECOACH_DEVICE_EMULATED_DIR";
 
     private DeviceKind kind = parseKind(setting("stagecoach.device", null));
     private int emulatedDeviceCount = Integer.parseInt(setting("stagecoach.device.emulated.devices", "2"));
@@ -156,7 +162,7 @@ public final class DeviceContext
     }
 
     /**
-     * @return folder of the emulated devices' shared-memory files.
+     * @return folder in which the emulated devices of a process get a private folder for their shared-memory files.
      */
     public Path emulatedDirectory()
     {
@@ -164,7 +170,8 @@ public final class DeviceContext
     }
 
     /**
-     * @param directory of the emulated devices' shared-memory files; processes that exchange IPC handles share it.
+     * @param directory in which the emulated devices of a process get a private folder for their shared-memory
+     *                  files; processes that exchange IPC handles share it.
      * @return this.
      */
     public DeviceContext emulatedDirectory(final Path directory)

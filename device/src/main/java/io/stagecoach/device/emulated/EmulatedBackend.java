@@ -138,7 +138,7 @@ final class EmulatedBackend implements DeviceBackend
         ByteBuffer.wrap(opaque).order(ByteOrder.LITTLE_ENDIAN)
             .putLong(IPC_MAGIC)
             .putLong(driver.processId())
-            .putLong(driver.id())
+            .putLong(driver.folderToken())
             .putLong(device)
             .putLong(allocationStart - driver.device(device).baseAddress());
         return opaque;
@@ -153,10 +153,10 @@ final class EmulatedBackend implements DeviceBackend
             throw new DeviceException("IPC handle was not exported by an emulated device");
         }
         final long processId = buffer.getLong();
-        final long driverId = buffer.getLong();
+        final long folderToken = buffer.getLong();
         final int ownerDevice = (int)buffer.getLong();
         final long offset = buffer.getLong();
-        return driver.openForeign(processId, driverId, ownerDevice, offset);
+        return driver.openForeign(processId, folderToken, ownerDevice, offset);
     }
 
     @Override

@@ -1,39 +1,39 @@
 package io.stagecoach.device.emulated;
 
-import java.io.IOException;
 import java.nio.MappedByteBuffer;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceException;
 import io.stagecoach.device.MemoryRegion;
 import io.stagecoach.device.MemoryType;
+import io.stagecoach.protocol.host.PrivateDirectory;
 import org.agrona.BufferUtil;
 import org.agrona.IoUtil;
 
 /**
  * The emulated counterpart of the CUDA driver: state shared by every runtime of the process, as libcuda's is. Each
- * device's memory is one shared-memory file, so that another process can map it from an IPC handle; pinned host
- * memory is a second, private arena. Host registrations and imported mappings are tracked for pointer queries.
+ * device's memory is one shared-memory file, so that another process of this user can map it from an IPC handle;
+ * pinned host memory is a second, private arena. The files (mode 0600) lie in a {@link PrivateDirectory} of this
+ * driver in the configured folder, named by 64 random bits that IPC handles carry, deleted at exit and swept by a
+ * later process when this one is killed. Host registrations and imported mappings are tracked for pointer queries.
  */
 final class EmulatedDriver
 {
-    static final String FILE_PREFIX = "stagecoach-emu-";
+    static final String FOLDER_PREFIX = PrivateDirectory.PREFIX + "emu-";
 
     private static final Map<String, EmulatedDriver> DRIVERS = new HashMap<>();
-    private static final AtomicLong NEXT_ID = new AtomicLong(1);
 
-    private final long id;
     private final long processId = ProcessHandle.current().pid();
     private final Path directory;
+    private final Path folder;
+    private final long folderToken;
     private final ShmArena[] devices;
     private final ShmArena pinned;
     private final TreeMap<Long, Long> registered = new TreeMap<>();
@@ -43,19 +43,21 @@ final class EmulatedDriver
     {
     }
 
-    private EmulatedDriver(final long id, final DeviceContext context)
+    private EmulatedDriver(final DeviceContext context)
     {
-        this.id = id;
         this.directory = context.emulatedDirectory();
-        sweepStaleFiles(directory);
+        PrivateDirectory.sweep(directory);
+        this.folder = createFolder(directory);
+        this.folderToken = HexFormat.fromHexDigitsToLong(
+            folder.getFileName().toString().substring(FOLDER_PREFIX.length()));
         devices = new ShmArena[context.emulatedDeviceCount()];
         for (int d = 0; d < devices.length; d++)
         {
-            devices[d] = ShmArena.create(deviceFile(directory, processId, id, d), "emulated device " + d,
+            devices[d] = ShmArena.create(deviceFile(folder, d), "emulated device " + d,
                 context.emulatedMemoryBytes(), true);
         }
-        pinned = ShmArena.create(directory.resolve(FILE_PREFIX + processId + "-" + id + "-pinned"),
-            "emulated pinned host memory", context.emulatedMemoryBytes(), false);
+        pinned = ShmArena.create(folder.resolve("pinned"), "emulated pinned host memory",
+            context.emulatedMemoryBytes(), false);
     }
 
     static synchronized EmulatedDriver forContext(final DeviceContext context)
@@ -65,7 +67,7 @@ final class EmulatedDriver
         EmulatedDriver driver = DRIVERS.get(key);
         if (driver == null)
         {
-            driver = new EmulatedDriver(NEXT_ID.getAndIncrement(), context);
+            driver = new EmulatedDriver(context);
             DRIVERS.put(key, driver);
             final EmulatedDriver created = driver;
             Runtime.getRuntime().addShutdownHook(new Thread(created::shutdown, "stagecoach-emulated-shutdown"));
@@ -73,19 +75,24 @@ final class EmulatedDriver
         return driver;
     }
 
-    static Path deviceFile(final Path directory, final long processId, final long driverId, final int device)
+    static Path deviceFile(final Path folder, final int device)
     {
-        return directory.resolve(FILE_PREFIX + processId + "-" + driverId + "-dev" + device);
+        return folder.resolve("device-" + device);
     }
 
-    long id()
+    static Path folder(final Path directory, final long token)
     {
-        return id;
+        return directory.resolve(FOLDER_PREFIX + HexFormat.of().toHexDigits(token));
     }
 
     long processId()
     {
         return processId;
+    }
+
+    long folderToken()
+    {
+        return folderToken;
     }
 
     int deviceCount()
@@ -166,10 +173,17 @@ final class EmulatedDriver
         return null;
     }
 
-    synchronized long openForeign(final long ownerProcessId, final long ownerDriverId, final int device,
+    synchronized long openForeign(final long ownerProcessId, final long ownerFolderToken, final int device,
         final long offsetBytes)
     {
-        final Path file = deviceFile(directory, ownerProcessId, ownerDriverId, device);
+        final Path ownerFolder = folder(directory, ownerFolderToken);
+        final String problem = PrivateDirectory.problemOf(ownerFolder);
+        if (problem != null)
+        {
+            throw new DeviceException("cannot open the IPC handle of process " + ownerProcessId + ": " +
+                ownerFolder + " is not a private folder of this user (" + problem + ")");
+        }
+        final Path file = deviceFile(ownerFolder, device);
         final MappedByteBuffer mapping = ShmArena.mapExisting(file);
         final long base = BufferUtil.address(mapping);
         imported.add(new Imported(mapping, base, mapping.capacity(), Math.min(device, devices.length - 1),
@@ -204,32 +218,25 @@ final class EmulatedDriver
             arena.close();
         }
         pinned.close();
+        try
+        {
+            PrivateDirectory.deleteTree(folder);
+        }
+        catch (final IllegalStateException ignore)
+        {
+            // the sweep of a later process removes it
+        }
     }
 
-    private static void sweepStaleFiles(final Path directory)
+    private static Path createFolder(final Path directory)
     {
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, FILE_PREFIX + "*"))
+        try
         {
-            for (final Path file : files)
-            {
-                final String[] parts = file.getFileName().toString().substring(FILE_PREFIX.length()).split("-");
-                try
-                {
-                    final long owner = Long.parseLong(parts[0]);
-                    if (ProcessHandle.of(owner).isEmpty())
-                    {
-                        Files.deleteIfExists(file);
-                    }
-                }
-                catch (final NumberFormatException | IOException ignore)
-                {
-                    // not ours or already gone
-                }
-            }
+            return PrivateDirectory.createExclusive(directory, FOLDER_PREFIX);
         }
-        catch (final IOException ignore)
+        catch (final IllegalStateException ex)
         {
-            // nothing to sweep
+            throw new DeviceException("cannot create the emulated devices' folder: " + ex.getMessage(), ex);
         }
     }
 }

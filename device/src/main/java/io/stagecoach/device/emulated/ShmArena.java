@@ -1,20 +1,22 @@
 package io.stagecoach.device.emulated;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.TreeMap;
 
 import io.stagecoach.device.DeviceException;
+import io.stagecoach.protocol.host.PrivateDirectory;
 import org.agrona.BufferUtil;
 import org.agrona.IoUtil;
 
 /**
- * A sparse shared-memory file mapped once, carved into allocations first fit. Its address range never serves anything
+ * A sparse shared-memory file (mode 0600) mapped once, carved into allocations first fit. Its address range never serves anything
  * else while mapped, so any address inside it is either in a live allocation or plainly not.
  */
 final class ShmArena implements AutoCloseable
@@ -45,10 +47,9 @@ final class ShmArena implements AutoCloseable
 
     static ShmArena create(final Path file, final String name, final long capacityBytes, final boolean keepFile)
     {
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
+        try (FileChannel channel = PrivateDirectory.createFile(file))
         {
-            raf.setLength(capacityBytes);
-            final MappedByteBuffer mapping = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, capacityBytes);
+            final MappedByteBuffer mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, capacityBytes);
             if (!keepFile)
             {
                 Files.deleteIfExists(file);
@@ -63,9 +64,10 @@ final class ShmArena implements AutoCloseable
 
     static MappedByteBuffer mapExisting(final Path file)
     {
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"))
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+            LinkOption.NOFOLLOW_LINKS))
         {
-            return raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, raf.length());
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, channel.size());
         }
         catch (final IOException ex)
         {
