@@ -1,5 +1,6 @@
 package io.stagecoach.rank;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -16,6 +17,7 @@ import io.stagecoach.pipeline.transport.aeron.DaemonThreads;
 import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
 import io.stagecoach.pipeline.transport.aeron.PeerAddress;
 import io.stagecoach.protocol.ErrorClass;
+import io.stagecoach.rank.bootstrap.JobFolder;
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 import io.stagecoach.rank.bootstrap.RendezvousClient;
 import io.stagecoach.rank.bootstrap.RendezvousListener;
@@ -46,6 +48,7 @@ final class RankRuntime
     private final RankExit exit = new RankExit(this);
     private volatile boolean crashed;
     private EmbeddedMediaDriver ownedDriver;
+    private JobFolder jobFolder;
     private RendezvousClient rendezvous;
     private boolean ownsRendezvous;
     private StagingPath staging;
@@ -220,8 +223,14 @@ final class RankRuntime
             CloseHelper.quietClose(rendezvous);
         }
         CloseHelper.quietClose(ownedDriver);
+        CloseHelper.quietClose(jobFolder);
     }
 
+    /**
+     * The media driver's directory: the one configured, else one inside a private job folder; a folder of its own
+     * when this rank runs alone or with explicit peers, else the folder all ranks of the node derive from the job id,
+     * which the first local rank creates and runs the driver in and the others check before they use it.
+     */
     private String mediaDriverDirectory()
     {
         if (context.aeronDirectoryName() != null)
@@ -229,18 +238,15 @@ final class RankRuntime
             return context.aeronDirectoryName();
         }
         final LaunchEnvironment environment = context.launchEnvironment();
-        if (context.size() == 1 || context.peers() != null)
+        final Path derived = Path.of(environment.aeronDirectory());
+        if (context.size() > 1 && context.peers() == null && environment.localRank() != 0)
         {
-            final String own = LaunchEnvironment.defaultAeronDirectory(
-                context.jobId() + "-" + ProcessHandle.current().pid() + "-rank" + context.rank());
-            ownedDriver = EmbeddedMediaDriver.launch(own);
-            return ownedDriver.aeronDirectoryName();
+            jobFolder = JobFolder.awaitFor(derived, context.connectTimeout());
+            return jobFolder.aeronDirectory();
         }
-        if (environment.localRank() == 0)
-        {
-            ownedDriver = EmbeddedMediaDriver.launch(environment.aeronDirectory());
-        }
-        return environment.aeronDirectory();
+        jobFolder = context.size() == 1 || context.peers() != null ? JobFolder.create() : JobFolder.createFor(derived);
+        ownedDriver = EmbeddedMediaDriver.launch(jobFolder.aeronDirectory());
+        return ownedDriver.aeronDirectoryName();
     }
 
     private RendezvousClient rendezvousClient()

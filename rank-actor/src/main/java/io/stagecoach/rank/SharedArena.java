@@ -1,14 +1,18 @@
 package io.stagecoach.rank;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 
 import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.protocol.host.PrivateDirectory;
 import org.agrona.BufferUtil;
 import org.agrona.IoUtil;
 
@@ -56,7 +60,7 @@ final class SharedArena implements AutoCloseable
      * @param rank        this rank.
      * @param pid         this process.
      * @param lengthBytes the arena's length, more than {@link #FIRST_OFFSET} and at most {@link Integer#MAX_VALUE}.
-     * @return the arena, its file created (sparse: pages are used as buffers are first written).
+     * @return the arena, its file created, mode 0600 (sparse: pages are used as buffers are first written).
      */
     static SharedArena create(final String directory, final int rank, final long pid, final long lengthBytes)
     {
@@ -66,7 +70,14 @@ final class SharedArena implements AutoCloseable
                 FIRST_OFFSET + ", " + Integer.MAX_VALUE + "]");
         }
         final File file = file(directory, rank, pid);
-        return new SharedArena(file, IoUtil.mapNewFile(file, lengthBytes, false), lengthBytes);
+        try (FileChannel channel = PrivateDirectory.createFile(file.toPath()))
+        {
+            return new SharedArena(file, channel.map(FileChannel.MapMode.READ_WRITE, 0, lengthBytes), lengthBytes);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create the shared arena " + file + ": " + ex, ex);
+        }
     }
 
     /**

@@ -15,6 +15,7 @@ import java.util.function.IntFunction;
 
 import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
 import io.stagecoach.pipeline.transport.aeron.PeerAddress;
+import io.stagecoach.protocol.host.PrivateDirectory;
 
 /**
  * Several ranks of one job inside this JVM, sharing one embedded media driver: each rank is a full
@@ -24,18 +25,20 @@ final class LocalJob implements AutoCloseable
 {
     private static final AtomicInteger JOBS = new AtomicInteger();
 
+    private final Path folder;
     private final EmbeddedMediaDriver driver;
     private final List<Communicator> ranks;
 
-    private LocalJob(final EmbeddedMediaDriver driver, final List<Communicator> ranks)
+    private LocalJob(final Path folder, final EmbeddedMediaDriver driver, final List<Communicator> ranks)
     {
+        this.folder = folder;
         this.driver = driver;
         this.ranks = ranks;
     }
 
     /**
-     * Starts {@code size} ranks on one node. The media driver's directory is in /dev/shm where it exists: term
-     * buffers in a disk-backed directory would be written back to disk.
+     * Starts {@code size} ranks on one node. The media driver's directory is in a private folder in /dev/shm where it
+     * exists: term buffers in a disk-backed directory would be written back to disk.
      */
     static LocalJob start(final Path directory, final int size, final Consumer<StagecoachContext> configure)
     {
@@ -76,8 +79,9 @@ final class LocalJob implements AutoCloseable
         final String jobId = "test-" + ProcessHandle.current().pid() + "-" + JOBS.incrementAndGet();
         final Path shm = Path.of("/dev/shm");
         final Path base = Files.isDirectory(shm) && Files.isWritable(shm) ? shm : directory;
+        final Path folder = PrivateDirectory.createExclusive(base, "stagecoach-test-");
         final EmbeddedMediaDriver driver = EmbeddedMediaDriver.launch(
-            base.resolve("stagecoach-" + jobId).toString(), clientLivenessTimeoutNs);
+            folder.resolve("aeron").toString(), clientLivenessTimeoutNs);
         final List<PeerAddress> peers = new ArrayList<>();
         for (int i = 0; i < size; i++)
         {
@@ -111,13 +115,14 @@ final class LocalJob implements AutoCloseable
         {
             ranks.forEach(Communicator::close);
             driver.close();
+            PrivateDirectory.deleteTree(folder);
             throw new IllegalStateException("ranks did not start: " + ex, ex);
         }
         finally
         {
             starters.shutdownNow();
         }
-        return new LocalJob(driver, ranks);
+        return new LocalJob(folder, driver, ranks);
     }
 
     Communicator rank(final int rank)
@@ -134,5 +139,6 @@ final class LocalJob implements AutoCloseable
     {
         ranks.parallelStream().forEach(Communicator::close);
         driver.close();
+        PrivateDirectory.deleteTree(folder);
     }
 }

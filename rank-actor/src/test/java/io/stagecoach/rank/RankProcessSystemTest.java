@@ -13,6 +13,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
+import io.stagecoach.rank.bootstrap.JobFolder;
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -35,10 +36,10 @@ class RankProcessSystemTest
     void shouldFailRequestsOnAKilledRankWithin2SecondsAndCarryOn() throws Exception
     {
         final String job = "system-" + ProcessHandle.current().pid();
-        final String directory = LaunchEnvironment.defaultAeronDirectory(job);
         final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         final List<Process> processes = new ArrayList<>();
-        try (EmbeddedMediaDriver driver = EmbeddedMediaDriver.launch(directory))
+        try (JobFolder folder = JobFolder.create();
+            EmbeddedMediaDriver driver = EmbeddedMediaDriver.launch(folder.aeronDirectory()))
         {
             for (int rank = 0; rank < SIZE; rank++)
             {

@@ -1,7 +1,11 @@
 package io.stagecoach.rank;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 
 import io.stagecoach.pipeline.PackedHostBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -69,6 +73,21 @@ class SharedArenaTest
             assertTrue(gone.getMessage().contains(SharedArena.file(directory.toString(), 1, 78).getPath()),
                 gone.getMessage());
         }
+    }
+
+    @Test
+    void shouldCreateItsFileModeSixHundredAndNeverThroughALink() throws IOException
+    {
+        try (SharedArena arena = SharedArena.create(directory.toString(), 2, 42, LENGTH))
+        {
+            assertEquals("rw-------", PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(SharedArena.file(directory.toString(), 2, 42).toPath())));
+            assertTrue(arena.acquire(64) != null);
+        }
+        final Path target = directory.resolve("target");
+        Files.createSymbolicLink(SharedArena.file(directory.toString(), 2, 43).toPath(), target);
+        assertThrows(UncheckedIOException.class, () -> SharedArena.create(directory.toString(), 2, 43, LENGTH));
+        assertFalse(Files.exists(target));
     }
 
     @Test

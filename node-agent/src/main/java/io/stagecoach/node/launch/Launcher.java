@@ -9,18 +9,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.stagecoach.device.DeviceContext;
+import io.stagecoach.rank.bootstrap.JobFolder;
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one job on this machine, like {@code mpirun}: the node's Aeron media driver and the job's rendezvous service
- * in this process, N rank JVMs with their {@code STAGECOACH_*} environment, their output forwarded. A rank that dies
- * abnormally is reported to the others at once ({@code DEAD}); after a short grace every rank still running is
- * ended, and ranks not started yet are not started. So is every rank when the timeout passes, which counts from the
- * launch, while ranks are still being started too. The report names each rank it ends with what it was doing, and
- * as the first failure the peer a failed rank reported it lost ({@code LOST}), if any. Nothing is left running: not
- * the ranks, not what they started.
+ * Runs one job on this machine, like {@code mpirun}: the node's Aeron media driver (in the job's private
+ * {@link JobFolder}) and the job's rendezvous service in this process, N rank JVMs with their {@code STAGECOACH_*}
+ * environment, their output forwarded. A rank that dies abnormally is reported to the others at once ({@code DEAD});
+ * after a short grace every rank still running is ended, and ranks not started yet are not started. So is every rank
+ * when the timeout passes, which counts from the launch, while ranks are still being started too. The report names
+ * each rank it ends with what it was doing, and as the first failure the peer a failed rank reported it lost
+ * ({@code LOST}), if any. Nothing is left running: not the ranks, not what they started; nothing is left in the
+ * job's folder either.
  */
 public final class Launcher
 {
@@ -33,6 +36,8 @@ public final class Launcher
     private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
     private final BlockingQueue<RankProcess> exits = new LinkedBlockingQueue<>();
     private final Thread shutdownHook = new Thread(this::onShutdown, "stagecoach-launcher-shutdown");
+    private JobFolder jobFolder;
+    private boolean emulatedDirectoryGiven;
     private NodeMediaDriver driver;
     private RendezvousServer rendezvous;
     private RankStartup startup;
@@ -95,7 +100,8 @@ public final class Launcher
         {
             throw new LaunchException(ex.getMessage(), ex);
         }
-        final String aeronDirectory = LaunchEnvironment.defaultAeronDirectory(context.jobId());
+        jobFolder = createJobFolder();
+        final String aeronDirectory = jobFolder.aeronDirectory();
         if (context.mediaDriver())
         {
             driver = NodeMediaDriver.launch(Path.of(aeronDirectory));
@@ -300,6 +306,51 @@ public final class Launcher
         if (null != driver)
         {
             driver.close();
+        }
+        if (null != jobFolder)
+        {
+            deleteJobFolder();
+        }
+    }
+
+    /**
+     * The job's private folder: the media driver's directory, and the ranks' emulated devices where it has room for
+     * them (unless the environment names another folder for those).
+     */
+    private JobFolder createJobFolder()
+    {
+        final JobFolder folder;
+        try
+        {
+            folder = JobFolder.create();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw new LaunchException("could not create the job's folder: " + ex.getMessage(), ex);
+        }
+        final Path emulated = folder.emulatedDeviceDirectory();
+        final String variable = DeviceContext.EMULATED_DIRECTORY_VARIABLE;
+        if (null != emulated && null == System.getenv(variable) && !context.environment().containsKey(variable))
+        {
+            context.environment(variable, emulated.toString());
+            emulatedDirectoryGiven = true;
+        }
+        return folder;
+    }
+
+    private void deleteJobFolder()
+    {
+        if (emulatedDirectoryGiven)
+        {
+            context.environment().remove(DeviceContext.EMULATED_DIRECTORY_VARIABLE);
+        }
+        try
+        {
+            jobFolder.close();
+        }
+        catch (final RuntimeException ex)
+        {
+            LOG.warn("job {}: could not delete {}: {}", context.jobId(), jobFolder.path(), ex.getMessage());
         }
     }
 

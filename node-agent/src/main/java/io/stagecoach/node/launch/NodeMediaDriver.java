@@ -1,11 +1,6 @@
 package io.stagecoach.node.launch;
 
-import java.io.IOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 
 import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
 import org.slf4j.Logger;
@@ -13,8 +8,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The node's Aeron media driver for one job, embedded in the launcher: the transport's {@link EmbeddedMediaDriver}
- * (one shared agent thread that backs off to parking when idle, so it never spins on a small machine, and short
- * liveness timeouts so that a dead rank is noticed quickly) in the job's own directory, deleted at close.
+ * (one shared agent thread that backs off to parking when idle, so it never spins on a small machine) in a directory
+ * inside the job's private folder, which the launcher deletes after closing the driver.
  */
 final class NodeMediaDriver implements AutoCloseable
 {
@@ -39,7 +34,6 @@ final class NodeMediaDriver implements AutoCloseable
         }
         catch (final RuntimeException ex)
         {
-            deleteRecursively(directory);
             throw new LaunchException("could not start the Aeron media driver in " + directory + ": " + ex, ex);
         }
     }
@@ -62,37 +56,6 @@ final class NodeMediaDriver implements AutoCloseable
                 LOG.warn("closing the Aeron media driver in {} failed: {}", directory, ex.toString());
             }
             driver = null;
-            deleteRecursively(directory);
-        }
-    }
-
-    static void deleteRecursively(final Path root)
-    {
-        if (!Files.exists(root))
-        {
-            return;
-        }
-        try
-        {
-            Files.walkFileTree(root, new SimpleFileVisitor<>()
-            {
-                public FileVisitResult visitFile(final Path file, final BasicFileAttributes attributes)
-                    throws IOException
-                {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                public FileVisitResult postVisitDirectory(final Path dir, final IOException ex) throws IOException
-                {
-                    Files.deleteIfExists(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        }
-        catch (final IOException ex)
-        {
-            LOG.warn("could not delete {}: {}", root, ex.toString());
         }
     }
 }

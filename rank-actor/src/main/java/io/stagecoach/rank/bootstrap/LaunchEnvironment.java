@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.stagecoach.protocol.host.PrivateDirectory;
+
 /**
  * Where a rank process stands in its job: rank, size, job id, node, the node's Aeron directory and the launcher's
  * rendezvous service, as given by the environment of the process.
@@ -107,20 +109,20 @@ public final class LaunchEnvironment
     }
 
     /**
-     * The Aeron directory used for a job when the environment does not name one: {@code /dev/shm} when it is a
-     * writable directory, {@code java.io.tmpdir} otherwise.
+     * The Aeron directory used for a job when the environment does not name one: {@code aeron} in the job's folder
+     * {@code <base>/stagecoach-<user>-<job id>}, whose base is {@code /dev/shm} when it is a writable directory and
+     * {@code java.io.tmpdir} otherwise. The node's first rank creates that folder, private ({@link JobFolder}); the
+     * others check it before they use it.
      *
      * @param jobId the job id.
-     * @return {@code <base>/stagecoach-<user>-<job id>}, with characters other than letters, digits, '.', '_' and
-     * '-' replaced by '_'.
+     * @return the directory, with characters other than letters, digits, '.', '_' and '-' in the folder's name
+     * replaced by '_'.
      */
     public static String defaultAeronDirectory(final String jobId)
     {
-        final Path shm = Path.of("/dev/shm");
-        final Path base = Files.isDirectory(shm) && Files.isWritable(shm) ?
-            shm : Path.of(System.getProperty("java.io.tmpdir"));
-        final String user = System.getProperty("user.name", "user");
-        return base.resolve(sanitise("stagecoach-" + user + "-" + jobId)).toString();
+        return PrivateDirectory.sharedMemoryBase()
+            .resolve(sanitise(PrivateDirectory.PREFIX + JobFolder.user() + "-" + jobId))
+            .resolve(JobFolder.AERON).toString();
     }
 
     /**

@@ -73,7 +73,7 @@ class LaunchEnvironmentTest
         assertFalse(second.rendezvous().isPresent());
         assertEquals("3735879681", second.jobId());
         assertEquals(first.aeronDirectory(), second.aeronDirectory());
-        assertTrue(second.aeronDirectory().endsWith("-3735879681"), second.aeronDirectory());
+        assertTrue(second.aeronDirectory().endsWith("-3735879681/aeron"), second.aeronDirectory());
     }
 
     @Test
@@ -126,10 +126,10 @@ class LaunchEnvironmentTest
     }
 
     @Test
-    void shouldPlaceTheDefaultAeronDirectoryPerUserAndJob()
+    void shouldPlaceTheDefaultAeronDirectoryInAFolderPerUserAndJob()
     {
         final String dir = LaunchEnvironment.defaultAeronDirectory("a/b c");
-        assertTrue(dir.endsWith("stagecoach-" + System.getProperty("user.name").replaceAll("[^A-Za-z0-9._-]", "_") +
-            "-a_b_c"), dir);
+        assertTrue(dir.endsWith("/stagecoach-" + System.getProperty("user.name").replaceAll("[^A-Za-z0-9._-]", "_") +
+            "-a_b_c/aeron"), dir);
     }
 }

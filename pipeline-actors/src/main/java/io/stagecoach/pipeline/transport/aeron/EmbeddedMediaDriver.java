@@ -1,19 +1,21 @@
 package io.stagecoach.pipeline.transport.aeron;
 
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.stagecoach.protocol.host.PrivateDirectory;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A media driver inside this process, with its own directory, for single-process use and tests. Tuned for small
- * machines: one shared agent thread that backs off to short parks when idle. Its liveness timeouts outlast pauses
- * that are normal in a JVM (a garbage collection, a safepoint behind a large allocation, a page-fault storm, a
- * SIGSTOP of a few seconds): a rank that dies is detected from facts instead (its process exited, its stream
- * ended), not from a missed keep-alive.
+ * A media driver inside this process, with its own directory inside a private folder, for single-process use and
+ * tests. Tuned for small machines: one shared agent thread that backs off to short parks when idle. Its liveness
+ * timeouts outlast pauses that are normal in a JVM (a garbage collection, a safepoint behind a large allocation, a
+ * page-fault storm, a SIGSTOP of a few seconds): a rank that dies is detected from facts instead (its process exited,
+ * its stream ended), not from a missed keep-alive.
  */
 public final class EmbeddedMediaDriver implements AutoCloseable
 {
@@ -44,8 +46,10 @@ public final class EmbeddedMediaDriver implements AutoCloseable
     /**
      * Launches a driver in a fresh directory, deleted on close.
      *
-     * @param directoryName the driver's directory; an existing one is deleted first.
+     * @param directoryName the driver's directory, inside a private folder of this user; an existing one is deleted
+     *                      first.
      * @return the running driver.
+     * @throws IllegalArgumentException when the directory's parent is not a private folder of this user.
      */
     public static EmbeddedMediaDriver launch(final String directoryName)
     {
@@ -56,13 +60,16 @@ public final class EmbeddedMediaDriver implements AutoCloseable
      * Launches a driver in a fresh directory, deleted on close, with another client liveness timeout (tests of what
      * happens when a client stops for longer than the default).
      *
-     * @param directoryName           the driver's directory; an existing one is deleted first.
+     * @param directoryName           the driver's directory, inside a private folder of this user; an existing one
+     *                                is deleted first.
      * @param clientLivenessTimeoutNs how long a client may go without a keep-alive; also the longest its conductor
      *                                may go between duty cycles before the client closes itself.
      * @return the running driver.
+     * @throws IllegalArgumentException when the directory's parent is not a private folder of this user.
      */
     public static EmbeddedMediaDriver launch(final String directoryName, final long clientLivenessTimeoutNs)
     {
+        checkParentIsPrivate(directoryName);
         final MediaDriver.Context context = new MediaDriver.Context()
             .aeronDirectoryName(directoryName)
             .dirDeleteOnStart(true)
@@ -83,6 +90,22 @@ public final class EmbeddedMediaDriver implements AutoCloseable
         final MediaDriver driver = MediaDriver.launch(context);
         LOG.info("embedded media driver in {}", driver.aeronDirectoryName());
         return new EmbeddedMediaDriver(driver);
+    }
+
+    /**
+     * Aeron deletes the directory at start and at close, following symbolic links, and creates its files as the umask
+     * allows: only a folder nobody else can enter keeps others from planting a link there or reading a log buffer.
+     */
+    private static void checkParentIsPrivate(final String directoryName)
+    {
+        final Path parent = Path.of(directoryName).toAbsolutePath().getParent();
+        final String problem = null == parent ? "it has none" : PrivateDirectory.problemOf(parent);
+        if (null != problem)
+        {
+            throw new IllegalArgumentException("the media driver's directory " + directoryName + " must lie in a " +
+                "private folder (mode 0700, this user's, not a link), but its parent " + parent + " is not: " +
+                problem);
+        }
     }
 
     /**
