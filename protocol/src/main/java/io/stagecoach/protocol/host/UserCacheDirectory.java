@@ -57,7 +57,8 @@ final class UserCacheDirectory
     }
 
     /**
-     * Creates the folder where it is missing, mode 0700 (its parents too, where missing), and checks it.
+     * Creates the folder where it is missing, mode 0700 (its parent too, {@code .cache}, where missing, but never the
+     * home folder above it), and checks it.
      *
      * @return why it cannot be used, or null when it can.
      */
@@ -67,8 +68,11 @@ final class UserCacheDirectory
         {
             if (!Files.exists(folder, LinkOption.NOFOLLOW_LINKS))
             {
-                Files.createDirectories(folder.getParent(),
-                    PosixFilePermissions.asFileAttribute(PrivateDirectory.DIRECTORY_MODE));
+                if (!Files.isDirectory(folder.getParent()))
+                {
+                    Files.createDirectory(folder.getParent(),
+                        PosixFilePermissions.asFileAttribute(PrivateDirectory.DIRECTORY_MODE));
+                }
                 Files.createDirectory(folder, PosixFilePermissions.asFileAttribute(PrivateDirectory.DIRECTORY_MODE));
             }
         }

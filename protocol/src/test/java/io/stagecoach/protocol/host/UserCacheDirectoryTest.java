@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,12 +31,25 @@ class UserCacheDirectoryTest
     }
 
     @Test
-    void shouldCreateTheFirstCandidateModeSevenHundred()
+    void shouldCreateTheFirstCandidateModeSevenHundred() throws IOException
     {
+        Files.createDirectory(root.resolve("home"));
+
         final Path chosen = UserCacheDirectory.resolve(List.of(root.resolve("home/.cache/stagecoach")));
 
         assertEquals(root.resolve("home/.cache/stagecoach"), chosen);
         assertNull(PrivateDirectory.problemOf(chosen));
+    }
+
+    @Test
+    void shouldNeverCreateAHomeFolderThatIsMissing()
+    {
+        final Path home = root.resolve("nonexistent");
+        final Path good = root.resolve("good");
+
+        assertEquals(good, UserCacheDirectory.resolve(List.of(home.resolve(".cache/stagecoach"), good)));
+
+        assertFalse(Files.exists(home));
     }
 
     @Test
