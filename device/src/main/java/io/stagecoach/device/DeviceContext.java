@@ -16,6 +16,11 @@ import org.agrona.concurrent.IdleStrategy;
  * <tr><th>system property</th><th>environment</th><th>meaning</th></tr>
  * <tr><td>stagecoach.device</td><td>STAGECOACH_DEVICE</td><td>cuda or emulated; absent: cuda where a GPU is
  * visible</td></tr>
+ * <tr><td>stagecoach.device.ordinal</td><td>STAGECOACH_DEVICE_ORDINAL</td><td>the device a runtime uses where a
+ * call names none, from 0 within the devices this process sees; absent: the local rank modulo the device
+ * count</td></tr>
+ * <tr><td></td><td>STAGECOACH_LOCAL_RANK, OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, SLURM_LOCALID</td><td>the
+ * local rank, read as the rank runtime reads it where the program gives none ({@link #localRank(int)})</td></tr>
  * <tr><td>stagecoach.device.emulated.devices</td><td>STAGECOACH_DEVICE_EMULATED_DEVICES</td><td>emulated device
  * count (2)</td></tr>
  * <tr><td>stagecoach.device.emulated.memoryBytes</td><td>STAGECOACH_DEVICE_EMULATED_MEMORYBYTES</td><td>memory of
@@ -29,6 +34,8 @@ import org.agrona.concurrent.IdleStrategy;
  * <td>how long the completion thread keeps polling once no completion is awaited, before it sleeps until one is
  * (100000)</td></tr>
  * </table>
+ * Under CUDA the devices this process sees are those {@code CUDA_VISIBLE_DEVICES} leaves visible, which the driver
+ * numbers from 0 in the order listed: ordinals here are always the driver's, never re-mapped.
  */
 public final class DeviceContext
 {
@@ -48,7 +55,23 @@ public final class DeviceContext
      */
     public static final String EMULATED_DIRECTORY_VARIABLE = "STAGECOACH_DEVICE_EMULATED_DIR";
 
+    /**
+     * {@link #deviceOrdinal()} when no ordinal is set: the local rank chooses the default device.
+     */
+    public static final int NO_DEVICE_ORDINAL = -1;
+
+    /**
+     * {@link #localRank()} when the program gave none: {@link #conclude()} reads the launcher's.
+     */
+    public static final int NO_LOCAL_RANK = -1;
+
+    private static final String DEVICE_ORDINAL_PROPERTY = "stagecoach.device.ordinal";
+
     private DeviceKind kind = parseKind(setting("stagecoach.device", null));
+    private String deviceOrdinalSource = settingName(DEVICE_ORDINAL_PROPERTY);
+    private int deviceOrdinal = parseDeviceOrdinal(deviceOrdinalSource);
+    private int localRank = NO_LOCAL_RANK;
+    private String localRankSource;
     private int emulatedDeviceCount = Integer.parseInt(setting("stagecoach.device.emulated.devices", "2"));
     private long emulatedMemoryBytes = Long.parseLong(
         setting("stagecoach.device.emulated.memoryBytes", String.valueOf(1L << 30)));
@@ -69,6 +92,7 @@ public final class DeviceContext
      */
     public DeviceContext conclude()
     {
+        concludeDeviceChoice();
         if (emulatedDeviceCount < 1 || emulatedDeviceCount > 64)
         {
             throw new IllegalArgumentException("emulated device count " + emulatedDeviceCount + " outside [1, 64]");
@@ -123,6 +147,61 @@ public final class DeviceContext
     {
         this.kind = kind;
         return this;
+    }
+
+    /**
+     * @return the device ordinal set, or {@link #NO_DEVICE_ORDINAL} when the local rank chooses.
+     */
+    public int deviceOrdinal()
+    {
+        return deviceOrdinal;
+    }
+
+    /**
+     * @param ordinal the device a runtime uses where a call names none, from 0 within the devices this process sees;
+     *                checked against them when the runtime opens. {@link #NO_DEVICE_ORDINAL}: the local rank chooses.
+     * @return this.
+     */
+    public DeviceContext deviceOrdinal(final int ordinal)
+    {
+        this.deviceOrdinal = ordinal;
+        this.deviceOrdinalSource = "DeviceContext.deviceOrdinal";
+        return this;
+    }
+
+    /**
+     * @return the local rank given, the launcher's once concluded, or {@link #NO_LOCAL_RANK} before.
+     */
+    public int localRank()
+    {
+        return localRank;
+    }
+
+    /**
+     * @param localRank of this process among the job's processes on its node, as the rank runtime knows it; the
+     *                  default device is this modulo the device count unless an ordinal is set.
+     *                  {@link #NO_LOCAL_RANK}: read the launcher's environment as the rank runtime does.
+     * @return this.
+     */
+    public DeviceContext localRank(final int localRank)
+    {
+        this.localRank = localRank;
+        this.localRankSource = "DeviceContext.localRank";
+        return this;
+    }
+
+    /**
+     * The device a runtime uses where a call names none: the ordinal set, which must be one of the devices, else the
+     * local rank modulo the device count, so that the ranks of a node spread over its devices one by one.
+     *
+     * @param deviceCount devices this process sees, at least one.
+     * @return the default device's ordinal.
+     * @throws IllegalArgumentException when the ordinal set is not below the device count, naming both.
+     * @throws IllegalStateException    before {@link #conclude()}.
+     */
+    public int defaultDevice(final int deviceCount)
+    {
+        return defaultDevice(deviceCount, deviceCount + " device(s)");
     }
 
     /**
@@ -292,6 +371,50 @@ public final class DeviceContext
         return this;
     }
 
+    int defaultDevice(final int deviceCount, final String devicesSeen)
+    {
+        if (!concluded)
+        {
+            throw new IllegalStateException("the default device is chosen from a concluded context");
+        }
+        if (deviceOrdinal == NO_DEVICE_ORDINAL)
+        {
+            return localRank % deviceCount;
+        }
+        if (deviceOrdinal >= deviceCount)
+        {
+            throw new IllegalArgumentException("device ordinal " + deviceOrdinal + " (" + deviceOrdinalSource +
+                ") outside [0, " + deviceCount + "): this process sees " + devicesSeen + ", numbered from 0");
+        }
+        return deviceOrdinal;
+    }
+
+    String defaultDeviceReason(final int deviceCount)
+    {
+        return deviceOrdinal == NO_DEVICE_ORDINAL ?
+            "local rank " + localRank + " (" + localRankSource + ") modulo " + deviceCount + " device(s)" :
+            "ordinal from " + deviceOrdinalSource;
+    }
+
+    private void concludeDeviceChoice()
+    {
+        if (deviceOrdinal < NO_DEVICE_ORDINAL)
+        {
+            throw new IllegalArgumentException("device ordinal " + deviceOrdinal + " (" + deviceOrdinalSource +
+                ") is negative");
+        }
+        if (localRank == NO_LOCAL_RANK)
+        {
+            final LocalRank launcher = LocalRank.fromEnvironment(System.getenv());
+            localRank = launcher.value();
+            localRankSource = launcher.source();
+        }
+        if (localRank < 0)
+        {
+            throw new IllegalArgumentException("local rank " + localRank + " (" + localRankSource + ") is negative");
+        }
+    }
+
     static String setting(final String property, final String fallback)
     {
         final String fromProperty = System.getProperty(property);
@@ -303,6 +426,40 @@ public final class DeviceContext
         final Map<String, String> environment = System.getenv();
         final String fromEnvironment = environment.get(variable);
         return fromEnvironment != null && !fromEnvironment.isBlank() ? fromEnvironment : fallback;
+    }
+
+    private static String settingName(final String property)
+    {
+        final String fromProperty = System.getProperty(property);
+        if (fromProperty != null && !fromProperty.isBlank())
+        {
+            return property;
+        }
+        final String variable = property.toUpperCase().replace('.', '_');
+        final String fromEnvironment = System.getenv(variable);
+        return fromEnvironment != null && !fromEnvironment.isBlank() ? variable : null;
+    }
+
+    private static int parseDeviceOrdinal(final String source)
+    {
+        if (source == null)
+        {
+            return NO_DEVICE_ORDINAL;
+        }
+        final String value = setting(DEVICE_ORDINAL_PROPERTY, null);
+        try
+        {
+            final int ordinal = Integer.parseInt(value.trim());
+            if (ordinal >= 0)
+            {
+                return ordinal;
+            }
+        }
+        catch (final NumberFormatException ignore)
+        {
+            // named below
+        }
+        throw new IllegalArgumentException(source + "=" + value + " is not a device ordinal (an integer from 0)");
     }
 
     private static DeviceKind parseKind(final String value)

@@ -19,6 +19,10 @@ import org.slf4j.LoggerFactory;
  * their non-blocking completion, pack and unpack kernels for derived datatypes, and IPC of device memory between
  * processes of one node. One back end serves it (CUDA or emulated), chosen automatically or by configuration.
  * <p>
+ * Every call that takes a device has an overload without one, which uses the runtime's {@link #defaultDevice()}: the
+ * ordinal configured, else the local rank modulo the device count, so that one rank per device on a node needs no
+ * code to choose its device.
+ * <p>
  * Every request is validated here, in one place, whatever the back end: a double free, a use of freed memory, an
  * address that belongs to no allocation where one is needed, or a range that overruns its allocation is a
  * {@link DeviceException} naming the value and the limit.
@@ -29,6 +33,7 @@ public final class DeviceRuntime implements AutoCloseable
 
     private final DeviceContext context;
     private final DeviceBackend backend;
+    private final int defaultDevice;
     private final MemoryMap memoryMap = new MemoryMap();
     private final Long2ObjectHashMap<Allocation> live = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<byte[]> exported = new Long2ObjectHashMap<>();
@@ -42,10 +47,11 @@ public final class DeviceRuntime implements AutoCloseable
     private final AtomicLong driverQueries = new AtomicLong();
     private volatile boolean closed;
 
-    private DeviceRuntime(final DeviceContext context, final DeviceBackend backend)
+    private DeviceRuntime(final DeviceContext context, final DeviceBackend backend, final int defaultDevice)
     {
         this.context = context;
         this.backend = backend;
+        this.defaultDevice = defaultDevice;
         this.ipcCache = new IpcCache(this, backend, memoryMap);
         this.completionAgent = new CompletionAgent(context.completionQueueCapacity());
         if (context.completionThread())
@@ -78,10 +84,12 @@ public final class DeviceRuntime implements AutoCloseable
 
     /**
      * Open a runtime. The back end is the one the context names; when it names none, CUDA where JCuda loads and a GPU
-     * is visible, the emulated device otherwise.
+     * is visible, the emulated device otherwise. The default device is {@link DeviceContext#defaultDevice(int)} of
+     * the devices the back end sees; which one, and why, is logged.
      *
      * @param context configuration; concluded here if it was not.
      * @return the runtime.
+     * @throws IllegalArgumentException when the configured device ordinal is not one of the devices, naming both.
      */
     public static DeviceRuntime open(final DeviceContext context)
     {
@@ -91,8 +99,10 @@ public final class DeviceRuntime implements AutoCloseable
         }
         final DeviceBackendProvider provider = provider(context.kind());
         final DeviceBackend backend = provider.open(context);
-        LOG.info("device runtime open: {} with {} device(s)", backend.kind(), backend.deviceCount());
-        return new DeviceRuntime(context, backend);
+        final int defaultDevice = chooseDefaultDevice(context, backend);
+        LOG.info("device runtime open: {}; default device {} ({}): {}", devicesSeen(backend), defaultDevice,
+            backend.deviceName(defaultDevice), context.defaultDeviceReason(backend.deviceCount()));
+        return new DeviceRuntime(context, backend, defaultDevice);
     }
 
     /**
@@ -136,6 +146,26 @@ public final class DeviceRuntime implements AutoCloseable
     }
 
     /**
+     * The device that calls naming none use: the ordinal configured ({@code stagecoach.device.ordinal}), else the local
+     * rank modulo {@link #deviceCount()}. Under CUDA ordinals count the devices {@code CUDA_VISIBLE_DEVICES} leaves
+     * visible, as the driver numbers them.
+     *
+     * @return its ordinal.
+     */
+    public int defaultDevice()
+    {
+        return defaultDevice;
+    }
+
+    /**
+     * @return the name of the {@link #defaultDevice()}.
+     */
+    public String deviceName()
+    {
+        return deviceName(defaultDevice);
+    }
+
+    /**
      * @param device ordinal.
      * @return its name.
      */
@@ -143,6 +173,15 @@ public final class DeviceRuntime implements AutoCloseable
     {
         checkDevice(device);
         return backend.deviceName(device);
+    }
+
+    /**
+     * @param lengthBytes to allocate.
+     * @return memory of the {@link #defaultDevice()}.
+     */
+    public Allocation allocate(final long lengthBytes)
+    {
+        return allocate(defaultDevice, lengthBytes);
     }
 
     /**
@@ -271,6 +310,14 @@ public final class DeviceRuntime implements AutoCloseable
     }
 
     /**
+     * @return a new stream on the {@link #defaultDevice()}.
+     */
+    public DeviceStream createStream()
+    {
+        return createStream(defaultDevice);
+    }
+
+    /**
      * @param device the stream runs on.
      * @return a new stream.
      */
@@ -284,6 +331,14 @@ public final class DeviceRuntime implements AutoCloseable
     }
 
     /**
+     * @return a new event of the {@link #defaultDevice()}.
+     */
+    public DeviceEvent createEvent()
+    {
+        return createEvent(defaultDevice);
+    }
+
+    /**
      * @param device the event belongs to.
      * @return a new event.
      */
@@ -294,6 +349,17 @@ public final class DeviceRuntime implements AutoCloseable
         final DeviceEvent event = new DeviceEvent(this, device, backend.createEvent(device));
         events.add(event);
         return event;
+    }
+
+    /**
+     * The pack and unpack kernels of a datatype on the {@link #defaultDevice()}, as {@link #packer(CompiledType, int)}.
+     *
+     * @param type compiled form of a committed datatype.
+     * @return the packer.
+     */
+    public DevicePacker packer(final CompiledType type)
+    {
+        return packer(type, defaultDevice);
     }
 
     /**
@@ -323,6 +389,17 @@ public final class DeviceRuntime implements AutoCloseable
             }
         }
         return packer;
+    }
+
+    /**
+     * Packs and unpacks on the {@link #defaultDevice()}, as {@link #packBatch(int, PackJob...)}.
+     *
+     * @param jobs at least one, each with a packer of the default device and buffers it can reach.
+     * @return the batch; closed with this runtime at the latest.
+     */
+    public PackBatch packBatch(final PackJob... jobs)
+    {
+        return packBatch(defaultDevice, jobs);
     }
 
     /**
@@ -653,6 +730,26 @@ public final class DeviceRuntime implements AutoCloseable
         {
             throw new DeviceException("device runtime used after close");
         }
+    }
+
+    private static int chooseDefaultDevice(final DeviceContext context, final DeviceBackend backend)
+    {
+        try
+        {
+            return context.defaultDevice(backend.deviceCount(), devicesSeen(backend));
+        }
+        catch (final RuntimeException ex)
+        {
+            backend.close();
+            throw ex;
+        }
+    }
+
+    private static String devicesSeen(final DeviceBackend backend)
+    {
+        final String visible = System.getenv("CUDA_VISIBLE_DEVICES");
+        return backend.deviceCount() + " " + backend.kind() + " device(s)" +
+            (backend.kind() == DeviceKind.CUDA && visible != null ? " (CUDA_VISIBLE_DEVICES=" + visible + ")" : "");
     }
 
     private static List<DeviceBackendProvider> providers()

@@ -71,6 +71,19 @@ public final class BufferPool implements AutoCloseable
     }
 
     /**
+     * Open a tbuf pool in memory of the runtime's {@link DeviceRuntime#defaultDevice()}.
+     *
+     * @param runtime   to allocate from.
+     * @param slotCount number of slots.
+     * @param slotBytes capacity of each slot.
+     * @return the pool.
+     */
+    public static BufferPool openTbufs(final DeviceRuntime runtime, final int slotCount, final long slotBytes)
+    {
+        return openTbufs(runtime, runtime.defaultDevice(), slotCount, slotBytes);
+    }
+
+    /**
      * Open a tbuf pool: device memory of one device.
      *
      * @param runtime   to allocate from.
