@@ -80,11 +80,12 @@ public final class DeviceBenchmark
                 true);
         }
         final DeviceContext context = new DeviceContext().completionIdleStrategy(new BusySpinIdleStrategy());
-        try (DeviceRuntime runtime = DeviceRuntime.open(context); DeviceStream stream = runtime.createStream(0))
+        try (DeviceRuntime runtime = DeviceRuntime.open(context); DeviceStream stream = runtime.createStream())
         {
             final DeviceBenchmark benchmark = new DeviceBenchmark(runtime, stream, quick, file);
-            benchmark.row(String.format("# device benchmark: %s, %s, java %s", runtime.kind(),
-                runtime.deviceName(0), System.getProperty("java.version")));
+            benchmark.row(String.format("# device benchmark: %s, device %d of %d, %s, java %s", runtime.kind(),
+                runtime.defaultDevice(), runtime.deviceCount(), runtime.deviceName(),
+                System.getProperty("java.version")));
             benchmark.packOverhead();
             benchmark.eventRoundTrip();
             benchmark.faces();
@@ -111,10 +112,10 @@ public final class DeviceBenchmark
         for (final Face face : new Face[] {Face.X, Face.Y})
         {
             final CompiledType type = face.type(n).commit().compiled();
-            try (Allocation array = runtime.allocate(0, 4L * n * n * n);
-                Allocation packed = runtime.allocate(0, type.size()))
+            try (Allocation array = runtime.allocate(4L * n * n * n);
+                Allocation packed = runtime.allocate(type.size()))
             {
-                final DevicePacker packer = runtime.packer(type, 0);
+                final DevicePacker packer = runtime.packer(type);
                 final int calls = quick ? 2_000 : 20_000;
                 final Samples cached = new Samples(calls);
                 for (int i = 0; i < 100; i++)
@@ -161,17 +162,17 @@ public final class DeviceBenchmark
         row(String.format("%-44s %10s %10s %10s %8s", "face", "median us", "p90 us", "p99 us", "runs"));
         for (final int n : new int[] {128, 256})
         {
-            try (Allocation array = runtime.allocate(0, 4L * n * n * n);
-                Allocation packed = runtime.allocate(0, 4L * n * n);
+            try (Allocation array = runtime.allocate(4L * n * n * n);
+                Allocation packed = runtime.allocate(4L * n * n);
                 Allocation pinned = runtime.allocatePinned(4L * n * n);
-                DeviceEvent done = runtime.createEvent(0))
+                DeviceEvent done = runtime.createEvent())
             {
                 final byte[] values = randomBytes((int)(4L * n * n * n));
                 upload(array.address(), values);
                 for (final Face face : Face.values())
                 {
                     final CompiledType type = face.type(n).commit().compiled();
-                    final DevicePacker packer = runtime.packer(type, 0);
+                    final DevicePacker packer = runtime.packer(type);
                     verify(packer, type, array.address(), values, packed.address());
                     report(face.label(n) + " to device memory", endToEnd(packer, type, array, packed.address(), done,
                         true));
@@ -198,17 +199,17 @@ public final class DeviceBenchmark
         for (final int n : new int[] {128, 256})
         {
             final long faceBytes = 4L * n * n;
-            try (Allocation array = runtime.allocate(0, 4L * n * n * n);
-                Allocation packed = runtime.allocate(0, 6 * faceBytes);
-                Allocation single = runtime.allocate(0, faceBytes);
-                DeviceEvent done = runtime.createEvent(0))
+            try (Allocation array = runtime.allocate(4L * n * n * n);
+                Allocation packed = runtime.allocate(6 * faceBytes);
+                Allocation single = runtime.allocate(faceBytes);
+                DeviceEvent done = runtime.createEvent())
             {
                 upload(array.address(), randomBytes((int)(4L * n * n * n)));
                 final PackJob[] jobs = new PackJob[6];
                 for (final Face face : Face.values())
                 {
                     final CompiledType type = face.type(n).commit().compiled();
-                    final DevicePacker packer = runtime.packer(type, 0);
+                    final DevicePacker packer = runtime.packer(type);
                     for (int side = 0; side < 2; side++)
                     {
                         final int j = face.ordinal() * 2 + side;
@@ -216,7 +217,7 @@ public final class DeviceBenchmark
                             1, 0, type.size(), packed.address() + j * faceBytes);
                     }
                 }
-                try (PackBatch batch = runtime.packBatch(0, jobs))
+                try (PackBatch batch = runtime.packBatch(jobs))
                 {
                     batch.launch(stream, done);
                     done.synchronize();
@@ -256,13 +257,13 @@ public final class DeviceBenchmark
     private void smallPack()
     {
         final CompiledType type = Datatype.vector(2, 1, 2, Datatype.FLOAT).commit().compiled();
-        try (Allocation array = runtime.allocate(0, 64);
-            Allocation packed = runtime.allocate(0, 64);
-            DeviceEvent done = runtime.createEvent(0))
+        try (Allocation array = runtime.allocate(64);
+            Allocation packed = runtime.allocate(64);
+            DeviceEvent done = runtime.createEvent())
         {
             final byte[] values = randomBytes(64);
             upload(array.address(), values);
-            final DevicePacker packer = runtime.packer(type, 0);
+            final DevicePacker packer = runtime.packer(type);
             verify(packer, type, array.address(), values, packed.address());
             report("8 B pack end to end", endToEnd(packer, type, array, packed.address(), done, true));
             check(type, values, packed.address());
@@ -313,7 +314,7 @@ public final class DeviceBenchmark
         row("");
         row("## event round trip on an idle stream: record, poll until complete");
         row(String.format("%-44s %10s %10s %10s %8s", "case", "median us", "p90 us", "p99 us", "runs"));
-        try (DeviceEvent event = runtime.createEvent(0))
+        try (DeviceEvent event = runtime.createEvent())
         {
             final int runs = quick ? 300 : 3_000;
             final Samples samples = new Samples(runs);
@@ -337,8 +338,8 @@ public final class DeviceBenchmark
         row("## 64 MB strided pack, stride twice the block (bytes read + written per second, back-to-back packs)");
         row(String.format("%-44s %10s %10s %8s", "block", "TB/s", "us/pack", "packs"));
         final long packedBytes = 64 * MB;
-        try (Allocation source = runtime.allocate(0, 2 * packedBytes);
-            Allocation packed = runtime.allocate(0, packedBytes))
+        try (Allocation source = runtime.allocate(2 * packedBytes);
+            Allocation packed = runtime.allocate(packedBytes))
         {
             final byte[] values = randomBytes((int)(2 * packedBytes));
             upload(source.address(), values);
@@ -346,7 +347,7 @@ public final class DeviceBenchmark
             {
                 final CompiledType type = Datatype.hvector((int)(packedBytes / block), block, 2L * block,
                     Datatype.BYTE).commit().compiled();
-                final DevicePacker packer = runtime.packer(type, 0);
+                final DevicePacker packer = runtime.packer(type);
                 verify(packer, type, source.address(), values, packed.address());
                 for (int i = 0; i < 3; i++)
                 {
@@ -373,7 +374,7 @@ public final class DeviceBenchmark
         row("## copies between pinned host memory and the device (back-to-back, one stream)");
         row(String.format("%-44s %10s %10s %8s", "size and direction", "GB/s", "us/copy", "copies"));
         final long largest = 16 * MB;
-        try (Allocation pinned = runtime.allocatePinned(largest); Allocation device = runtime.allocate(0, largest))
+        try (Allocation pinned = runtime.allocatePinned(largest); Allocation device = runtime.allocate(largest))
         {
             for (final long size : new long[] {256 * 1024, MB, 4 * MB, 16 * MB})
             {

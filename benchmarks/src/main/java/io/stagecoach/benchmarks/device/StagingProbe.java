@@ -20,8 +20,8 @@ import io.stagecoach.rank.StagecoachContext;
  * buffers on both ends (the same engine, transport and matching, no second process). Prints medians and 90th
  * percentiles in microseconds.
  * <p>
- * Usage: {@code StagingProbe [bytes] [iterations]} (defaults 8 and 5000); the device is chosen as everywhere
- * ({@code STAGECOACH_DEVICE}).
+ * Usage: {@code StagingProbe [bytes] [iterations]} (defaults 8 and 5000); the device layer and the device are chosen
+ * as everywhere ({@code STAGECOACH_DEVICE}, {@code STAGECOACH_DEVICE_ORDINAL}, else the local rank).
  */
 public final class StagingProbe
 {
@@ -40,8 +40,8 @@ public final class StagingProbe
         final int iterations = args.length > 1 ? Integer.parseInt(args[1]) : 5000;
         try (DeviceRuntime runtime = DeviceRuntime.open())
         {
-            System.out.println("# staging probe: " + bytes + " B, " + iterations + " iterations, device " +
-                runtime.kind());
+            System.out.println("# staging probe: " + bytes + " B, " + iterations + " iterations, " + runtime.kind() +
+                " device " + runtime.defaultDevice() + " of " + runtime.deviceCount());
             staging(runtime, bytes, iterations);
             selfMessages(runtime, bytes, iterations);
         }
@@ -51,16 +51,17 @@ public final class StagingProbe
     {
         final CompiledType type = Datatype.BYTE.compiled();
         final WholeMessageStaging staging = new WholeMessageStaging(runtime);
-        try (Allocation source = runtime.allocate(0, bytes); Allocation target = runtime.allocate(0, bytes))
+        try (Allocation source = runtime.allocate(bytes); Allocation target = runtime.allocate(bytes))
         {
             final Samples pack = new Samples(iterations);
             final Samples unpack = new Samples(iterations);
             for (int i = -iterations / 10; i < iterations; i++)
             {
                 final long startNs = System.nanoTime();
-                final PackedHostBuffer packed = staging.packToHostNow(source.address(), 0, bytes, type, bytes);
+                final PackedHostBuffer packed =
+                    staging.packToHostNow(source.address(), source.device(), bytes, type, bytes);
                 final long packedNs = System.nanoTime();
-                staging.unpackToDeviceNow(packed, bytes, target.address(), 0, bytes, type);
+                staging.unpackToDeviceNow(packed, bytes, target.address(), target.device(), bytes, type);
                 final long doneNs = System.nanoTime();
                 if (i >= 0)
                 {
@@ -82,8 +83,8 @@ public final class StagingProbe
         final StagecoachContext context = new StagecoachContext().rank(0).size(1).jobId("probe-" +
             ProcessHandle.current().pid()).nodeName("probe").useRendezvous(false).deviceRuntime(runtime);
         try (Communicator self = Stagecoach.init(context);
-            Allocation source = runtime.allocate(0, bytes);
-            Allocation target = runtime.allocate(0, bytes))
+            Allocation source = runtime.allocate(bytes);
+            Allocation target = runtime.allocate(bytes))
         {
             final ByteBuffer hostOut = ByteBuffer.allocateDirect(bytes);
             final ByteBuffer hostIn = ByteBuffer.allocateDirect(bytes);

@@ -2,6 +2,7 @@ package io.stagecoach.benchmarks.omb;
 
 import java.nio.ByteBuffer;
 
+import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.rank.Communicator;
@@ -31,15 +32,19 @@ final class BenchmarkRank implements AutoCloseable
     }
 
     /**
-     * Joins the job; needs exactly two ranks. Rank r's buffers live where the r-th location of the options says.
+     * Joins the job; needs exactly two ranks. Rank r's buffers live where the r-th location of the options says, device
+     * memory on the rank's default device: the local rank its launcher gives modulo the devices it sees, unless
+     * {@code STAGECOACH_DEVICE_ORDINAL} names one.
      */
     static BenchmarkRank start(final String program, final BenchmarkOptions options)
     {
-        final DeviceRuntime device = options.anyDevice() ? DeviceRuntime.open() : null;
+        final StagecoachContext context = new StagecoachContext();
+        final DeviceRuntime device = options.anyDevice() ? DeviceRuntime.open(
+            new DeviceContext().localRank(context.launchEnvironment().localRank())) : null;
         Communicator comm = null;
         try
         {
-            comm = Stagecoach.init(new StagecoachContext().deviceRuntime(device));
+            comm = Stagecoach.init(context.deviceRuntime(device));
             if (comm.size() != 2)
             {
                 throw new IllegalArgumentException(program + " needs exactly 2 ranks, the job has " + comm.size());
@@ -83,7 +88,8 @@ final class BenchmarkRank implements AutoCloseable
      */
     String deviceDescription()
     {
-        return device == null ? null : device.kind() + ", device 0 = " + device.deviceName(0);
+        return device == null ? null : device.kind() + ", rank " + comm.rank() + " on device " +
+            device.defaultDevice() + " of " + device.deviceCount() + " = " + device.deviceName();
     }
 
     RankBuffer allocate(final long lengthBytes)

@@ -10,8 +10,8 @@ import org.agrona.BufferUtil;
 
 /**
  * A benchmark buffer of one rank, in host memory (memory for messages from {@link Communicator#allocate(long)}, as an
- * MPI program takes it from MPI_Alloc_mem) or in device memory (an allocation of the device layer, emulated where
- * there is no GPU). Contents are written and read through host staging copies,
+ * MPI program takes it from MPI_Alloc_mem) or in device memory (an allocation on the rank's default device, emulated
+ * where there is no GPU). Contents are written and read through host staging copies,
  * so device memory is never touched directly by the host.
  */
 final class RankBuffer implements AutoCloseable
@@ -52,8 +52,8 @@ final class RankBuffer implements AutoCloseable
         {
             return new RankBuffer(location, lengthBytes, comm.allocate(Math.max(lengthBytes, 1)), null, null, comm);
         }
-        final Allocation device = runtime.allocate(0, lengthBytes);
-        return new RankBuffer(location, lengthBytes, null, device, runtime.createStream(0), null);
+        final Allocation device = runtime.allocate(lengthBytes);
+        return new RankBuffer(location, lengthBytes, null, device, runtime.createStream(), null);
     }
 
     MemoryLocation location()
