@@ -206,9 +206,9 @@ final class Outbound
     }
 
     /**
-     * One duty cycle's output to a peer: held control messages (to a peer that said BYE too, which waits for its
-     * BYE_ACK), queued sends, DATA of streaming transfers, and a CREDIT message when enough credit is owed and no
-     * other message carries it.
+     * One duty cycle's output to a peer: held control messages (to a gone peer too: one that said BYE waits for its
+     * BYE_ACK, one reported dead may still be alive and wait for its HELLO), queued sends, DATA of streaming
+     * transfers, and a CREDIT message when enough credit is owed and no other message carries it.
      *
      * @return work done.
      */

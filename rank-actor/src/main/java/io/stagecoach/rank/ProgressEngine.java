@@ -584,10 +584,7 @@ final class ProgressEngine implements TransportListener, CommandSink
         workCount += transport.doWork(inbound, FRAGMENT_LIMIT, nowNs);
         for (final Peer peer : liveness.peers())
         {
-            if (!peer.isGone() || peer.closed)
-            {
-                workCount += outbound.service(peer);
-            }
+            workCount += outbound.service(peer);
         }
         liveness.check(nowNs);
         return workCount;
