@@ -11,9 +11,18 @@ interface CommandSink
     int rank();
 
     /**
-     * Hands work to the engine, run in order with all other commands; never blocks.
+     * Hands work to the engine, run in order with all other commands; never blocks, but runs it on the calling thread
+     * when the engine is free.
      *
      * @param command the work.
      */
     void submit(EngineCommand command);
+
+    /**
+     * Hands work to the engine's command queue only, for the thread that runs its duty cycle next, and wakes the
+     * progress thread when no other thread drives the engine: what actor threads use, which never run the engine.
+     *
+     * @param command the work.
+     */
+    void enqueue(EngineCommand command);
 }

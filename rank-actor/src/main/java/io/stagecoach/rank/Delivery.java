@@ -21,8 +21,9 @@ import static io.stagecoach.rank.EngineErrors.rejectionCode;
  * Matching and delivery on the receiving side: a posted receive takes the earliest unexpected message that matches,
  * or waits in the posted queue; a matched message is checked against the receive (capacity, type signature), then
  * an eager payload is unpacked into the receive buffer and a rendezvous transfer is read straight out of a same-node
- * sender's memory, or cleared to send. A device receive lands in host staging memory first and is unpacked into the
- * device at the end.
+ * sender's memory, or cleared to send. A small device receive lands in host staging memory and is unpacked into
+ * the device on this thread; a large one runs through the stage pipeline, which offers host memory for its chunks
+ * (each offer widens the sender's window with a CTS) and unpacks each chunk as it arrives.
  */
 final class Delivery
 {
@@ -33,7 +34,8 @@ final class Delivery
 
     private final int rank;
     private final EngineSettings settings;
-    private final StagingRequests staging;
+    private final DevicePath device;
+    private final CommandSink engine;
     private final MatchQueues queues;
     private final Transfers transfers;
     private final Completions completions;
@@ -46,7 +48,8 @@ final class Delivery
     Delivery(
         final int rank,
         final EngineSettings settings,
-        final StagingRequests staging,
+        final DevicePath device,
+        final CommandSink engine,
         final MatchQueues queues,
         final Transfers transfers,
         final Completions completions,
@@ -56,7 +59,8 @@ final class Delivery
     {
         this.rank = rank;
         this.settings = settings;
-        this.staging = staging;
+        this.device = device;
+        this.engine = engine;
         this.queues = queues;
         this.transfers = transfers;
         this.completions = completions;
@@ -121,21 +125,6 @@ final class Delivery
     }
 
     /**
-     * The rank actor unpacked a received message into the device buffer, or failed to.
-     */
-    void staged(final ReceiveOperation receive, final Throwable failure)
-    {
-        if (failure != null)
-        {
-            completions.fail(receive.request, failure);
-        }
-        else
-        {
-            completions.completeReceive(receive);
-        }
-    }
-
-    /**
      * Delivers an EAGER message to the receive it matched: checks it, acknowledges a synchronous send, and unpacks
      * the payload.
      *
@@ -169,7 +158,7 @@ final class Delivery
         {
             if (receive.buffer.isDevice())
             {
-                receive.staging = staging.allocate(packedBytes);
+                receive.staging = device.allocate(packedBytes);
             }
             receive.write(payloadAddress, 0, (int)packedBytes);
             receive.receivedBytes = packedBytes;
@@ -209,18 +198,8 @@ final class Delivery
         }
         if (receive.buffer.isDevice())
         {
-            try
-            {
-                receive.staging = staging.allocate(packedBytes);
-            }
-            catch (final RuntimeException ex)
-            {
-                completions.fail(receive.request, ex);
-                outbound.control(peer, new ControlMessage(MessageType.ERROR, senderTransferId, 0, 0,
-                    ErrorFlyweight.FLAG_SEND, ErrorFlyweight.CODE_STAGING, "rank " + rank +
-                    " could not stage the receive: " + ex.getMessage()));
-                return;
-            }
+            startChunkedReceive(receive, peer, senderTransferId);
+            return;
         }
         if (sourceAddress != 0 && peer.readable &&
             (receive.readTarget() != 0 || packedBytes <= HostBufferPool.MAX_BUFFER_BYTES) &&
@@ -426,21 +405,90 @@ final class Delivery
     }
 
     /**
-     * Completes a receive whose bytes all arrived: a device receive is unpacked from its staging memory first, on
-     * this thread within the eager threshold, by the rank actor above it.
+     * The stage pipeline offers host memory for the chunks of a device receive; the sender streams into it as each
+     * offer widens its window (a CTS per offer), and each chunk is unpacked as it arrives.
+     */
+    private void startChunkedReceive(final ReceiveOperation receive, final Peer peer, final long senderTransferId)
+    {
+        receive.transferId = transfers.nextId();
+        receive.senderTransferId = senderTransferId;
+        try
+        {
+            receive.chunked = device.startReceive(engine, receive);
+        }
+        catch (final RuntimeException ex)
+        {
+            completions.fail(receive.request, ex);
+            outbound.control(peer, new ControlMessage(MessageType.ERROR, senderTransferId, 0, 0,
+                ErrorFlyweight.FLAG_SEND, ErrorFlyweight.CODE_STAGING, "rank " + rank +
+                " could not stage the receive: " + ex.getMessage()));
+            return;
+        }
+        transfers.receives.put(receive.transferId, receive);
+    }
+
+    /**
+     * The stage pipeline offered host memory for another chunk of a device receive: the sender may send up to its
+     * end.
+     */
+    void windowGrew(final ReceiveOperation receive)
+    {
+        final Peer peer = liveness.peer(receive.matchedSource);
+        if (!receive.request.isDone() && transfers.receives.get(receive.transferId) == receive && !peer.isGone())
+        {
+            outbound.sendCts(peer, receive.senderTransferId, receive.transferId, receive.chunked.windowBytes());
+        }
+    }
+
+    /**
+     * A chunk of a device receive reached the device buffer: the receive completes with its last chunk, once the
+     * sender's FIN came.
+     */
+    void chunkUnpacked(final ReceiveOperation receive)
+    {
+        final ChunkedReceive chunked = receive.chunked;
+        if (chunked.isUnpacked() && chunked.finished && !receive.request.isDone())
+        {
+            completions.completeReceive(receive);
+        }
+    }
+
+    /**
+     * The stage pipeline failed to unpack a chunk of a device receive: the receive fails, and the sender is told.
+     */
+    void chunkedReceiveFailed(final ReceiveOperation receive, final Throwable failure)
+    {
+        receive.chunked.stopped();
+        if (receive.request.isDone())
+        {
+            return;
+        }
+        completions.fail(receive.request, failure);
+        if (transfers.receives.remove(receive.transferId) != null)
+        {
+            outbound.control(liveness.peer(receive.matchedSource), new ControlMessage(MessageType.ERROR,
+                receive.senderTransferId, 0, 0, ErrorFlyweight.FLAG_SEND, ErrorFlyweight.CODE_STAGING, "rank " + rank +
+                " could not unpack the message into device memory: " + failure.getMessage()));
+        }
+    }
+
+    /**
+     * Completes a receive whose bytes all arrived: a small device receive is unpacked from its staging memory first,
+     * on this thread; a chunked one completes once its last chunk is unpacked.
      */
     void finishReceive(final ReceiveOperation receive)
     {
+        if (receive.chunked != null)
+        {
+            receive.chunked.finished = true;
+            chunkUnpacked(receive);
+            return;
+        }
         if (receive.staging != null)
         {
-            if (receive.receivedBytes > settings.eagerThresholdBytes())
-            {
-                staging.stageIn(receive);
-                return;
-            }
             try
             {
-                staging.unpackNow(receive);
+                device.unpackNow(receive);
             }
             catch (final RuntimeException ex)
             {

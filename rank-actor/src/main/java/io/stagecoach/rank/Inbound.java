@@ -262,14 +262,25 @@ final class Inbound implements FragmentHandler
     private void onCts(final Peer peer, final ClearToSendFlyweight message)
     {
         final SendOperation send = transfers.sends.get(message.senderTransferId());
-        if (send == null || send.destination != peer.rank || send.receiverTransferId != 0)
+        if (send == null || send.destination != peer.rank ||
+            send.receiverTransferId != 0 && send.receiverTransferId != message.receiverTransferId())
         {
             LOG.debug("rank {} ignores a CTS from rank {} for transfer {}", rank, peer.rank,
                 message.senderTransferId());
             return;
         }
-        send.receiverTransferId = message.receiverTransferId();
-        peer.streaming.addLast(send);
+        if (send.abandoned)
+        {
+            transfers.sends.remove(send.transferId);
+            outbound.control(peer, outbound.stagingError(message.receiverTransferId(), send.request.status().error()));
+            return;
+        }
+        send.windowBytes = Math.max(send.windowBytes, message.windowBytes());
+        if (send.receiverTransferId == 0)
+        {
+            send.receiverTransferId = message.receiverTransferId();
+            peer.streaming.addLast(send);
+        }
     }
 
     private void onData(final Peer peer, final DirectBuffer buffer, final int offset, final int length)

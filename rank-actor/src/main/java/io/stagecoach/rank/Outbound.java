@@ -20,7 +20,8 @@ final class Outbound
 
     private final int rank;
     private final EngineSettings settings;
-    private final StagingRequests staging;
+    private final DevicePath device;
+    private final CommandSink engine;
     private final WireSender sender;
     private final Transfers transfers;
     private final Completions completions;
@@ -30,7 +31,8 @@ final class Outbound
     Outbound(
         final int rank,
         final EngineSettings settings,
-        final StagingRequests staging,
+        final DevicePath device,
+        final CommandSink engine,
         final Transfers transfers,
         final Completions completions,
         final PeerLiveness liveness,
@@ -38,7 +40,8 @@ final class Outbound
     {
         this.rank = rank;
         this.settings = settings;
-        this.staging = staging;
+        this.device = device;
+        this.engine = engine;
         this.sender = new WireSender(rank, settings.eagerThresholdBytes());
         this.transfers = transfers;
         this.completions = completions;
@@ -48,7 +51,8 @@ final class Outbound
 
     /**
      * Posts a send: emitted at once when nothing is queued before it, otherwise queued behind its peer's sends.
-     * A device buffer within the eager threshold is staged here, a larger one by the rank actor.
+     * A device buffer within the eager threshold is staged here; a larger one starts the stage pipeline, which packs
+     * it in chunks while its RTS goes out.
      *
      * @param send a new send of an open engine.
      */
@@ -61,11 +65,19 @@ final class Outbound
             send.releaseStaged();
             return;
         }
-        if (send.state == SendOperation.STAGING && send.packedBytes <= settings.eagerThresholdBytes())
+        send.transferId = transfers.nextId();
+        if (send.state == SendOperation.STAGING)
         {
             try
             {
-                send.staged = staging.packNow(send);
+                if (send.packedBytes <= settings.eagerThresholdBytes())
+                {
+                    send.staged = device.packNow(send);
+                }
+                else
+                {
+                    send.chunked = device.startSend(engine, send);
+                }
                 send.state = SendOperation.READY;
             }
             catch (final RuntimeException ex)
@@ -74,7 +86,7 @@ final class Outbound
                 return;
             }
         }
-        if (peer.readable && send.state == SendOperation.READY && send.readableAddress() == 0 &&
+        if (peer.readable && send.chunked == null && send.readableAddress() == 0 &&
             send.packedBytes > settings.eagerThresholdBytes() && send.packedBytes <= HostBufferPool.MAX_BUFFER_BYTES)
         {
             try
@@ -95,7 +107,6 @@ final class Outbound
                 return;
             }
         }
-        send.transferId = transfers.nextId();
         emitOrQueue(peer, send);
         if (send.packPending)
         {
@@ -120,10 +131,6 @@ final class Outbound
             }
         }
         peer.pending.addLast(send);
-        if (send.state == SendOperation.STAGING)
-        {
-            staging.stageOut(send);
-        }
         emitPending(peer);
     }
 
@@ -182,27 +189,37 @@ final class Outbound
     }
 
     /**
-     * The rank actor staged a device send buffer into host memory, or failed to.
+     * The stage pipeline failed to pack a chunk of a send: the send fails, and its receiver is told, at once when it
+     * cleared the send already, else when its CTS comes.
      */
-    void staged(final SendOperation send, final PackedHostBuffer packed, final Throwable failure)
+    void chunkedSendFailed(final SendOperation send, final Throwable failure)
     {
-        if (failure != null || send.request.isDone())
+        send.chunked.stopped();
+        if (send.request.isDone())
         {
-            if (packed != null)
-            {
-                packed.release();
-            }
-            if (failure != null)
-            {
-                completions.fail(send.request, failure);
-            }
+            return;
+        }
+        completions.fail(send.request, failure);
+        final Peer peer = liveness.peer(send.destination);
+        peer.streaming.remove(send);
+        if (send.receiverTransferId != 0)
+        {
+            transfers.sends.remove(send.transferId);
+            control(peer, stagingError(send.receiverTransferId, failure));
         }
         else
         {
-            send.staged = packed;
-            send.state = SendOperation.READY;
+            send.abandoned = true;
         }
-        emitPending(liveness.peer(send.destination));
+    }
+
+    /**
+     * @return an ERROR that fails a receive of the peer whose matching send could not be staged.
+     */
+    ControlMessage stagingError(final long receiverTransferId, final Throwable failure)
+    {
+        return new ControlMessage(MessageType.ERROR, receiverTransferId, 0, 0, ErrorFlyweight.FLAG_RECEIVE,
+            ErrorFlyweight.CODE_STAGING, "rank " + rank + " could not stage the send: " + failure.getMessage());
     }
 
     /**
@@ -319,10 +336,6 @@ final class Outbound
                 send.releaseStaged();
                 continue;
             }
-            if (send.state == SendOperation.STAGING)
-            {
-                break;
-            }
             final int result = emit(peer, send);
             if (result == WireSender.BACK_PRESSURED)
             {
@@ -400,11 +413,15 @@ final class Outbound
             final int result;
             if (send.sentBytes < send.packedBytes)
             {
-                final int lengthBytes = (int)Math.min(peer.dataFragmentBytes, send.packedBytes - send.sentBytes);
+                final int lengthBytes = nextFragmentBytes(peer, send);
+                if (lengthBytes == 0)
+                {
+                    break;
+                }
                 result = sendDataSafely(peer, send, lengthBytes);
                 if (result == WireSender.SENT)
                 {
-                    send.sentBytes += lengthBytes;
+                    sent(send, lengthBytes);
                     budgetBytes -= lengthBytes;
                 }
             }
@@ -431,6 +448,42 @@ final class Outbound
             workCount++;
         }
         return workCount;
+    }
+
+    /**
+     * @return bytes of the next DATA fragment of a streaming send: within one Aeron frame, the receiver's window and,
+     * for a chunked send, its chunk, which must be packed already; 0 while it must wait.
+     */
+    private static int nextFragmentBytes(final Peer peer, final SendOperation send)
+    {
+        final long limitBytes = Math.min(send.packedBytes, send.windowBytes);
+        long lengthBytes = Math.min(peer.dataFragmentBytes, limitBytes - send.sentBytes);
+        final ChunkedSend chunked = send.chunked;
+        if (chunked != null && lengthBytes > 0)
+        {
+            final int chunk = chunked.plan.chunkOf(send.sentBytes);
+            if (!chunked.isReady(chunk))
+            {
+                return 0;
+            }
+            final long chunkEnd = chunked.plan.offset(chunk) + chunked.plan.length(chunk);
+            lengthBytes = Math.min(lengthBytes, chunkEnd - send.sentBytes);
+        }
+        return (int)Math.max(0, lengthBytes);
+    }
+
+    private static void sent(final SendOperation send, final int lengthBytes)
+    {
+        send.sentBytes += lengthBytes;
+        final ChunkedSend chunked = send.chunked;
+        if (chunked != null)
+        {
+            final int chunk = chunked.plan.chunkOf(send.sentBytes - 1);
+            if (send.sentBytes == chunked.plan.offset(chunk) + chunked.plan.length(chunk))
+            {
+                chunked.sent(chunk);
+            }
+        }
     }
 
     private int sendDataSafely(final Peer peer, final SendOperation send, final int lengthBytes)

@@ -49,7 +49,7 @@ final class PeerProcesses
             if (process != null && !process.isAlive() && processes.compareAndSet(rank, process, null))
             {
                 final String reason = "its process (pid " + process.pid() + ") is gone";
-                engine.submit(locked -> locked.peerDied(rank, reason));
+                engine.enqueue(locked -> locked.peerDied(rank, reason));
             }
         }
     }

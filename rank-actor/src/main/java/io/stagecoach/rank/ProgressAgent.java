@@ -22,6 +22,11 @@ final class ProgressAgent implements Agent
         this.engine = engine;
     }
 
+    public void onStart()
+    {
+        engine.progressThread(Thread.currentThread());
+    }
+
     public int doWork()
     {
         return engine.backgroundProgress();

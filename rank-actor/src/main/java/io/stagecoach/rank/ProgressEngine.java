@@ -1,10 +1,10 @@
 package io.stagecoach.rank;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 import io.stagecoach.protocol.host.CrossMemory;
-import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.transport.aeron.AeronTransport;
 import io.stagecoach.pipeline.transport.aeron.TransportListener;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
@@ -43,7 +43,7 @@ final class ProgressEngine implements TransportListener, CommandSink
     private final int rank;
     private final int size;
     private final EngineSettings settings;
-    private final StagingRequests staging;
+    private final DevicePath device;
     private final MatchQueues queues = new MatchQueues();
     private final Transfers transfers = new Transfers();
     private final Completions completions = new Completions();
@@ -62,19 +62,20 @@ final class ProgressEngine implements TransportListener, CommandSink
     private SharedArena arena;
     private PeerArenas peerArenas;
     private volatile boolean closed;
+    private volatile Thread progressThread;
 
-    ProgressEngine(final int rank, final int size, final EngineSettings settings, final StagingRequests staging)
+    ProgressEngine(final int rank, final int size, final EngineSettings settings, final DevicePath device)
     {
         this.rank = rank;
         this.size = size;
         this.settings = settings;
-        this.staging = staging;
+        this.device = device;
         this.processes = new PeerProcesses(size);
         this.liveness = new PeerLiveness(rank, size, settings, queues, transfers, completions, processes);
         this.hostBuffers = new HostBufferPool();
-        this.outbound = new Outbound(rank, settings, staging, transfers, completions, liveness, hostBuffers);
+        this.outbound = new Outbound(rank, settings, device, this, transfers, completions, liveness, hostBuffers);
         this.delivery = new Delivery(
-            rank, settings, staging, queues, transfers, completions, liveness, outbound, hostBuffers);
+            rank, settings, device, this, queues, transfers, completions, liveness, outbound, hostBuffers);
         this.inbound = new Inbound(rank, settings, queues, transfers, completions, liveness, delivery, outbound);
     }
 
@@ -183,6 +184,24 @@ final class ProgressEngine implements TransportListener, CommandSink
                 lock.unlock();
             }
         }
+    }
+
+    public void enqueue(final EngineCommand command)
+    {
+        commands.offer(command);
+        final Thread background = progressThread;
+        if (background != null && activeWaiters.get() == 0)
+        {
+            LockSupport.unpark(background);
+        }
+    }
+
+    /**
+     * @param thread the rank's progress thread, which {@link #enqueue} wakes when no other thread drives the engine.
+     */
+    void progressThread(final Thread thread)
+    {
+        this.progressThread = thread;
     }
 
     /**
@@ -388,14 +407,24 @@ final class ProgressEngine implements TransportListener, CommandSink
         delivery.post(receive);
     }
 
-    void sendStaged(final SendOperation send, final PackedHostBuffer packed, final Throwable failure)
+    void windowGrew(final ReceiveOperation receive)
     {
-        outbound.staged(send, packed, failure);
+        delivery.windowGrew(receive);
     }
 
-    void receiveStaged(final ReceiveOperation receive, final Throwable failure)
+    void chunkUnpacked(final ReceiveOperation receive)
     {
-        delivery.staged(receive, failure);
+        delivery.chunkUnpacked(receive);
+    }
+
+    void chunkedSendFailed(final SendOperation send, final Throwable failure)
+    {
+        outbound.chunkedSendFailed(send, failure);
+    }
+
+    void chunkedReceiveFailed(final ReceiveOperation receive, final Throwable failure)
+    {
+        delivery.chunkedReceiveFailed(receive, failure);
     }
 
     void peerDied(final int peerRank, final String reason)
@@ -546,10 +575,6 @@ final class ProgressEngine implements TransportListener, CommandSink
         delivery.peerArenas(peerArenas);
     }
 
-    StagingRequests staging()
-    {
-        return staging;
-    }
 
     /**
      * @param listener told of each peer this rank loses from now on (not of those that leave with BYE).
@@ -557,6 +582,14 @@ final class ProgressEngine implements TransportListener, CommandSink
     void lossListener(final PeerLossListener listener)
     {
         liveness.lossListener(listener);
+    }
+
+    /**
+     * @return the device side of this engine's messages.
+     */
+    DevicePath device()
+    {
+        return device;
     }
 
     /**

@@ -10,8 +10,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.stagecoach.pipeline.StagingPath;
-import io.stagecoach.pipeline.stage.WholeMessageStaging;
+import io.stagecoach.pipeline.stage.StagePipeline;
 import io.stagecoach.pipeline.transport.aeron.AeronTransport;
 import io.stagecoach.pipeline.transport.aeron.DaemonThreads;
 import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
@@ -51,7 +50,7 @@ final class RankRuntime
     private JobFolder jobFolder;
     private RendezvousClient rendezvous;
     private boolean ownsRendezvous;
-    private StagingPath staging;
+    private DevicePath device;
     private ProgressEngine engine;
     private ActorSystem<RankBehavior.Command> system;
     private AeronTransport transport;
@@ -83,13 +82,16 @@ final class RankRuntime
         final String directory = mediaDriverDirectory();
         rendezvous = rendezvousClient();
         final List<PeerAddress> peers = peerAddresses();
-        staging = context.deviceRuntime() == null ? null : new WholeMessageStaging(context.deviceRuntime());
-        final ActorStaging actorStaging = new ActorStaging(staging);
-        engine = new ProgressEngine(rank, context.size(), context.engineSettings(), actorStaging);
+        device = new DevicePath(context.deviceRuntime(), context.chunkBytes(), context.pipelineSlots());
+        engine = new ProgressEngine(rank, context.size(), context.engineSettings(), device);
         final PeerLossListener launcher = rendezvous == null ? PeerLossListener.NONE : rendezvous::reportLostPeer;
-        system = ActorSystem.create(RankBehavior.create(engine, staging, engine.peerProcesses(), launcher),
+        system = ActorSystem.create(RankBehavior.create(engine, engine.peerProcesses(), launcher),
             "stagecoach-rank-" + rank, pekkoConfig());
-        actorStaging.actor(system);
+        if (context.deviceRuntime() != null)
+        {
+            device.pipeline(new StagePipeline(system, context.deviceRuntime(), context.pipelinePoolSlots(),
+                context.chunkBytes()));
+        }
         engine.lossListener((peer, reason) -> system.tell(new RankBehavior.PeerLost(peer, reason)));
         if (rendezvous != null)
         {
@@ -217,7 +219,7 @@ final class RankRuntime
         }
         CloseHelper.quietClose(transport);
         terminate(system);
-        CloseHelper.quietClose(staging);
+        CloseHelper.quietClose(device);
         if (ownsRendezvous)
         {
             CloseHelper.quietClose(rendezvous);

@@ -31,6 +31,9 @@ final class ReceiveOperation implements EngineCommand
     long receivedBytes;
     long transferId;
     PackedHostBuffer staging;
+    /** A large device receive whose chunks the stage pipeline unpacks; null otherwise. */
+    ChunkedReceive chunked;
+    long senderTransferId;
 
     ReceiveOperation(
         final Request request,
@@ -86,7 +89,15 @@ final class ReceiveOperation implements EngineCommand
         {
             return;
         }
-        if (staging != null)
+        if (chunked != null)
+        {
+            if (!chunked.write(srcAddress, packedOffset, lengthBytes))
+            {
+                throw new IllegalStateException("packed bytes [" + packedOffset + ", " + (packedOffset + lengthBytes) +
+                    ") lie outside the window of " + chunked.windowBytes() + " bytes: " + request);
+            }
+        }
+        else if (staging != null)
         {
             RawMemory.copy(srcAddress, staging.address() + packedOffset, lengthBytes);
         }
@@ -111,6 +122,10 @@ final class ReceiveOperation implements EngineCommand
 
     void releaseStaging()
     {
+        if (chunked != null && !chunked.isUnpacked())
+        {
+            chunked.cancel();
+        }
         if (staging != null)
         {
             staging.release();

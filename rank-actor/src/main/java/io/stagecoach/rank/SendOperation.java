@@ -8,6 +8,7 @@ import io.stagecoach.protocol.datatype.CompiledType;
  */
 final class SendOperation implements EngineCommand
 {
+    /** A device send within the eager threshold, packed on the engine's thread when posted. */
     static final int STAGING = 0;
     static final int READY = 1;
 
@@ -33,6 +34,12 @@ final class SendOperation implements EngineCommand
     /** Packed into the shared arena after its RTS went out, while the receiver unpacks. */
     boolean packPending;
     PackedHostBuffer staged;
+    /** A large device send whose chunks the stage pipeline packs; null otherwise. */
+    ChunkedSend chunked;
+    /** Packed bytes the receiver lets this send stream so far (its CTS windows). */
+    long windowBytes;
+    /** A chunked send that failed before its CTS came: the receiver is told so when the CTS comes. */
+    boolean abandoned;
     /**
      * The send buffer's description in the shared arena, for a same-node receiver that copies straight out of the
      * buffer ({@link DirectDescription}); null when the message is packed or contiguous.
@@ -88,7 +95,13 @@ final class SendOperation implements EngineCommand
         {
             return;
         }
-        if (staged != null)
+        if (chunked != null)
+        {
+            final int chunk = chunked.plan.chunkOf(packedOffset);
+            RawMemory.copy(chunked.address(chunk) + packedOffset - chunked.plan.offset(chunk), dstAddress,
+                lengthBytes);
+        }
+        else if (staged != null)
         {
             RawMemory.copy(staged.address() + packedOffset, dstAddress, lengthBytes);
         }
@@ -113,6 +126,10 @@ final class SendOperation implements EngineCommand
 
     void releaseStaged()
     {
+        if (chunked != null && chunked.chunksSent < chunked.plan.chunks())
+        {
+            chunked.cancel();
+        }
         if (staged != null)
         {
             staged.release();

@@ -54,6 +54,12 @@ public final class StagecoachContext
      * written (packed sends, and the memory of {@link Communicator#allocate(long)}).
      */
     public static final long DEFAULT_SHARED_ARENA_BYTES = 1L << 30;
+    /** Default bytes of a chunk of a large device message in the stage pipeline. */
+    public static final long DEFAULT_CHUNK_BYTES = 512 * 1024;
+    /** Default chunks of one large device message that may be in host memory at once. */
+    public static final int DEFAULT_PIPELINE_SLOTS = 4;
+    /** Default slots of each of the stage pipeline's pools of pinned host memory (sends, receives). */
+    public static final int DEFAULT_PIPELINE_POOL_SLOTS = 8;
     /** Default eager bytes one rank may have outstanding at each peer. */
     public static final long DEFAULT_EAGER_WINDOW_BYTES = 256 * 1024;
 
@@ -83,6 +89,9 @@ public final class StagecoachContext
     private int streamIdBase = intSetting("stagecoach.stream.base", -1);
     private boolean sameNodeReads = Boolean.parseBoolean(setting("stagecoach.same.node.reads", "true"));
     private long sharedArenaBytes = longSetting("stagecoach.shared.arena.bytes", DEFAULT_SHARED_ARENA_BYTES);
+    private long chunkBytes = longSetting("stagecoach.chunk.bytes", DEFAULT_CHUNK_BYTES);
+    private int pipelineSlots = intSetting("stagecoach.pipeline.slots", DEFAULT_PIPELINE_SLOTS);
+    private int pipelinePoolSlots = intSetting("stagecoach.pipeline.pool.slots", DEFAULT_PIPELINE_POOL_SLOTS);
     private DeviceRuntime deviceRuntime;
     private RendezvousClient rendezvousClient;
     private boolean useRendezvous = true;
@@ -140,6 +149,16 @@ public final class StagecoachContext
         {
             throw new IllegalArgumentException("eager window " + eagerWindowBytes + " bytes is below one eager " +
                 "message of the threshold, " + smallestWindow + " bytes");
+        }
+        if (chunkBytes < 4096 || chunkBytes > (1L << 30))
+        {
+            throw new IllegalArgumentException("chunk of " + chunkBytes + " bytes is outside [4096, " + (1L << 30) +
+                "] (stagecoach.chunk.bytes)");
+        }
+        if (pipelineSlots < 1 || pipelineSlots > pipelinePoolSlots)
+        {
+            throw new IllegalArgumentException("pipeline slots " + pipelineSlots + " per transfer are outside [1, " +
+                pipelinePoolSlots + "], the slots of a pool (stagecoach.pipeline.slots, stagecoach.pipeline.pool.slots)");
         }
         checkPositive("connect timeout", connectTimeout);
         checkPositive("close timeout", closeTimeout);
@@ -550,6 +569,65 @@ public final class StagecoachContext
     public StagecoachContext sharedArenaBytes(final long bytes)
     {
         this.sharedArenaBytes = bytes;
+        return this;
+    }
+
+    /**
+     * @return bytes of a chunk of a large device message in the stage pipeline.
+     */
+    public long chunkBytes()
+    {
+        return chunkBytes;
+    }
+
+    /**
+     * @param bytes a chunk of a large device message in the stage pipeline, in [4 KiB, 1 GiB] (default
+     *              {@link #DEFAULT_CHUNK_BYTES}, {@code stagecoach.chunk.bytes}): the pipeline's pinned slots have
+     *              this size.
+     * @return this.
+     */
+    public StagecoachContext chunkBytes(final long bytes)
+    {
+        this.chunkBytes = bytes;
+        return this;
+    }
+
+    /**
+     * @return chunks of one large device message that may be in host memory at once.
+     */
+    public int pipelineSlots()
+    {
+        return pipelineSlots;
+    }
+
+    /**
+     * @param slots chunks of one large device message that may be in host memory at once, its window (default
+     *              {@link #DEFAULT_PIPELINE_SLOTS}, {@code stagecoach.pipeline.slots}); at most the pool's slots.
+     * @return this.
+     */
+    public StagecoachContext pipelineSlots(final int slots)
+    {
+        this.pipelineSlots = slots;
+        return this;
+    }
+
+    /**
+     * @return slots of each of the stage pipeline's pools of pinned host memory.
+     */
+    public int pipelinePoolSlots()
+    {
+        return pipelinePoolSlots;
+    }
+
+    /**
+     * @param slots of each of the stage pipeline's two pools of pinned host memory, one for sends and one for
+     *              receives (default {@link #DEFAULT_PIPELINE_POOL_SLOTS}, {@code stagecoach.pipeline.pool.slots}):
+     *              each holds slots x chunk bytes.
+     * @return this.
+     */
+    public StagecoachContext pipelinePoolSlots(final int slots)
+    {
+        this.pipelinePoolSlots = slots;
         return this;
     }
 

@@ -1,6 +1,5 @@
 package io.stagecoach.rank;
 
-import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -26,12 +25,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Device buffers end to end on the emulated device: every pair of host and device memory, eager and rendezvous,
- * contiguous and strided datatypes on the device side, staged whole through pinned host memory.
+ * contiguous and strided datatypes on the device side; small ones staged on the engine's thread, large ones through
+ * the stage pipeline in chunks of 4 KiB (many chunks per message, blocks straddling chunk boundaries).
  */
 class DeviceBufferTest
 {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static final int THRESHOLD = 4096;
+    private static final int CHUNK = 4096;
 
     @TempDir
     static Path directory;
@@ -44,7 +45,8 @@ class DeviceBufferTest
     {
         device = DeviceRuntime.open(new DeviceContext().kind(DeviceKind.EMULATED).emulatedDeviceCount(2)
             .emulatedMemoryBytes(256L << 20));
-        job = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD).deviceRuntime(device));
+        job = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD).deviceRuntime(device)
+            .chunkBytes(CHUNK));
     }
 
     @AfterAll
@@ -60,7 +62,8 @@ class DeviceBufferTest
         "host, device, 100000, false", "device, host, 100000, false", "device, device, 100000, false",
         "device, device, 300, true", "device, host, 50000, true", "host, device, 50000, true",
         "device, device, 0, false", "device, device, 511, false", "device, device, 512, false",
-        "device, device, 513, false", "device, device, 200000, false", "host, device, 200000, true" })
+        "device, device, 513, false", "device, device, 200000, false", "host, device, 200000, true",
+        "device, device, 1536, false", "device, device, 1537, false", "device, device, 1535, true" })
     void shouldMoveDataBetweenHostAndDeviceMemory(
         final String from, final String to, final int doubles, final boolean strided)
     {
@@ -104,31 +107,31 @@ class DeviceBufferTest
     }
 
     @Test
-    void shouldStageSmallDeviceMessagesOnTheEngineThreadAndLargeOnesThroughTheActor() throws Exception
+    void shouldStageSmallDeviceMessagesOnTheEngineThreadAndLargeOnesThroughThePipeline()
     {
-        final ActorStaging sender = actorStaging(job.rank(0));
-        final ActorStaging receiver = actorStaging(job.rank(1));
+        final DevicePath sender = devicePath(job.rank(0));
+        final DevicePath receiver = devicePath(job.rank(1));
         final int smallDoubles = THRESHOLD / 8;
         final Allocation from = device.allocate(0, 8 * 100_000);
         final Allocation to = device.allocate(1, 8 * 100_000);
         try
         {
-            final long sentBefore = sender.actorStagings();
-            final long receivedBefore = receiver.actorStagings();
+            final long sentBefore = sender.transfersStarted();
+            final long receivedBefore = receiver.transfersStarted();
             for (int i = 0; i < 20; i++)
             {
                 final Request receive = job.rank(1).irecv(to, smallDoubles, Datatype.DOUBLE, 0, 11);
                 job.rank(0).isend(from, smallDoubles, Datatype.DOUBLE, 1, 11).await(TIMEOUT);
                 assertEquals(smallDoubles, receive.await(TIMEOUT).count());
             }
-            assertEquals(sentBefore, sender.actorStagings(), "small sends were staged without the actor");
-            assertEquals(receivedBefore, receiver.actorStagings(), "small receives were staged without the actor");
+            assertEquals(sentBefore, sender.transfersStarted(), "small sends were staged on the engine thread");
+            assertEquals(receivedBefore, receiver.transfersStarted(), "small receives were staged on the engine thread");
 
             final Request receive = job.rank(1).irecv(to, 100_000, Datatype.DOUBLE, 0, 12);
             job.rank(0).isend(from, 100_000, Datatype.DOUBLE, 1, 12).await(TIMEOUT);
             assertEquals(100_000, receive.await(TIMEOUT).count());
-            assertEquals(sentBefore + 1, sender.actorStagings(), "a large send goes through the actor");
-            assertEquals(receivedBefore + 1, receiver.actorStagings(), "a large receive goes through the actor");
+            assertEquals(sentBefore + 1, sender.transfersStarted(), "a large send goes through the pipeline");
+            assertEquals(receivedBefore + 1, receiver.transfersStarted(), "a large receive goes through the pipeline");
         }
         finally
         {
@@ -174,11 +177,9 @@ class DeviceBufferTest
         assertTrue(freedAddress.status().error().getMessage().contains("freed"), freedAddress::toString);
     }
 
-    private static ActorStaging actorStaging(final Communicator rank) throws ReflectiveOperationException
+    private static DevicePath devicePath(final Communicator rank)
     {
-        final Field engine = Communicator.class.getDeclaredField("engine");
-        engine.setAccessible(true);
-        return (ActorStaging)((ProgressEngine)engine.get(rank)).staging();
+        return rank.engine().device();
     }
 
     /**

@@ -1,17 +1,9 @@
 package io.stagecoach.rank;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import io.stagecoach.device.MemoryRegion;
-import io.stagecoach.device.MemoryType;
-import io.stagecoach.pipeline.PackedHostBuffer;
-import io.stagecoach.pipeline.StagingPath;
-import io.stagecoach.protocol.datatype.CompiledType;
-import io.stagecoach.protocol.datatype.Datatype;
 import org.apache.pekko.actor.testkit.typed.annotations.JUnit5TestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.JUnit5TestKitBuilder;
@@ -26,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
- * The rank actor on its own: device staging is asynchronous (the actor keeps serving messages while the device
- * works), its completion comes back as a message and becomes an engine command; peer deaths become commands.
+ * The rank actor on its own: peer deaths become engine commands, handed to the engine's queue only; peers lost are
+ * told to the launcher; a same-node peer whose process is gone is reported dead by the actor's own timer.
  */
 @ExtendWith(TestKitJUnit5Extension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -37,41 +29,46 @@ class RankBehaviorTest
     public ActorTestKit testKit = new JUnit5TestKitBuilder().build();
 
     @Test
-    void shouldStageASendWithoutBlockingAndReportItToTheEngine()
+    void shouldEnqueueAPeerDeathForTheEngineWithoutRunningIt()
     {
-        final TestProbe<EngineCommand> commands = testKit.createTestProbe();
-        final FakeStaging staging = new FakeStaging();
-        final ActorRef<RankBehavior.Command> actor =
-            testKit.spawn(RankBehavior.create(sink(commands), staging));
-        final SendOperation send = deviceSend();
-
-        actor.tell(new RankBehavior.StageOut(send));
-        final StagingCall call = staging.nextCall();
-        assertEquals(0x10_0000L, call.address);
-        assertEquals(3, call.device);
-        assertEquals(64, call.packedBytes);
+        final TestProbe<EngineCommand> enqueued = testKit.createTestProbe();
+        final ActorRef<RankBehavior.Command> actor = testKit.spawn(RankBehavior.create(sink(enqueued)));
 
         actor.tell(new RankBehavior.PeerDied(2, "exit status 137"));
-        assertNotNull(commands.receiveMessage(), "the actor served a peer death while the device worked");
 
-        commands.expectNoMessage(Duration.ofMillis(50));
-        call.result.complete(new PackedHostBuffer(0x20_0000L, 64, () -> { }));
-        assertNotNull(commands.receiveMessage(), "the staged buffer is handed to the engine");
+        assertNotNull(enqueued.receiveMessage(), "the death went to the engine's queue");
     }
 
     @Test
-    void shouldReportAFailedStagingToTheEngine()
+    void shouldTellTheLauncherOfAPeerLost() throws InterruptedException
     {
-        final TestProbe<EngineCommand> commands = testKit.createTestProbe();
-        final FakeStaging staging = new FakeStaging();
-        final ActorRef<RankBehavior.Command> actor = testKit.spawn(RankBehavior.create(sink(commands), staging));
+        final TestProbe<EngineCommand> enqueued = testKit.createTestProbe();
+        final LinkedBlockingQueue<String> told = new LinkedBlockingQueue<>();
+        final ActorRef<RankBehavior.Command> actor = testKit.spawn(
+            RankBehavior.create(sink(enqueued), null, (rank, reason) -> told.add(rank + " " + reason)));
 
-        actor.tell(new RankBehavior.StageOut(deviceSend()));
-        staging.nextCall().result.completeExceptionally(new IllegalStateException("device lost"));
-        assertNotNull(commands.receiveMessage());
+        actor.tell(new RankBehavior.PeerLost(3, "its stream ended"));
+
+        assertEquals("3 its stream ended", told.poll(5, TimeUnit.SECONDS));
     }
 
-    private static CommandSink sink(final TestProbe<EngineCommand> commands)
+    @Test
+    void shouldReportASameNodePeerWhoseProcessIsGone() throws Exception
+    {
+        final TestProbe<EngineCommand> enqueued = testKit.createTestProbe();
+        final PeerProcesses processes = new PeerProcesses(2);
+        final Process child = new ProcessBuilder("sleep", "30").start();
+        processes.watch(1, child.toHandle());
+        testKit.spawn(RankBehavior.create(sink(enqueued), processes, PeerLossListener.NONE));
+        enqueued.expectNoMessage(Duration.ofMillis(3 * PeerProcesses.CHECK_INTERVAL_MS));
+
+        child.destroyForcibly().waitFor();
+
+        assertNotNull(enqueued.receiveMessage(Duration.ofSeconds(5)), "the process check reported rank 1");
+        enqueued.expectNoMessage(Duration.ofMillis(3 * PeerProcesses.CHECK_INTERVAL_MS));
+    }
+
+    private static CommandSink sink(final TestProbe<EngineCommand> enqueued)
     {
         return new CommandSink()
         {
@@ -82,82 +79,13 @@ class RankBehaviorTest
 
             public void submit(final EngineCommand command)
             {
-                commands.getRef().tell(command);
+                throw new AssertionError("the rank actor must only enqueue");
+            }
+
+            public void enqueue(final EngineCommand command)
+            {
+                enqueued.getRef().tell(command);
             }
         };
-    }
-
-    private static SendOperation deviceSend()
-    {
-        final Datatype type = Datatype.LONG;
-        final MemoryRegion region = new MemoryRegion(MemoryType.DEVICE, 3, 0x10_0000L, 4096, 0x10_0000L, true);
-        return new SendOperation(new Request(null, "isend", 1, 7, 8, type), 1, 7, 0, false,
-            new MessageBuffer(0x10_0000L, 0x10_0000L, 4096, region, null), 8, type.commit().compiled(),
-            new SignatureCache().lookup(type, 8));
-    }
-
-    /**
-     * A staging path whose completions the test controls.
-     */
-    private static final class FakeStaging implements StagingPath
-    {
-        private final LinkedBlockingQueue<StagingCall> calls = new LinkedBlockingQueue<>();
-
-        StagingCall nextCall()
-        {
-            try
-            {
-                final StagingCall call = calls.poll(5, TimeUnit.SECONDS);
-                assertNotNull(call, "the actor asked for staging");
-                return call;
-            }
-            catch (final InterruptedException ex)
-            {
-                throw new IllegalStateException(ex);
-            }
-        }
-
-        public PackedHostBuffer allocate(final long packedBytes)
-        {
-            throw new UnsupportedOperationException();
-        }
-
-        public CompletionStage<PackedHostBuffer> packToHost(
-            final long deviceAddress, final int device, final long count, final CompiledType type,
-            final long packedBytes)
-        {
-            final StagingCall call = new StagingCall(deviceAddress, device, packedBytes, new CompletableFuture<>());
-            calls.add(call);
-            return call.result;
-        }
-
-        public CompletionStage<Void> unpackToDevice(
-            final PackedHostBuffer packed, final long lengthBytes, final long deviceAddress, final int device,
-            final long count, final CompiledType type)
-        {
-            throw new UnsupportedOperationException();
-        }
-
-        public PackedHostBuffer packToHostNow(
-            final long deviceAddress, final int device, final long count, final CompiledType type,
-            final long packedBytes)
-        {
-            throw new UnsupportedOperationException();
-        }
-
-        public void unpackToDeviceNow(
-            final PackedHostBuffer packed, final long lengthBytes, final long deviceAddress, final int device,
-            final long count, final CompiledType type)
-        {
-            throw new UnsupportedOperationException();
-        }
-
-        public void close()
-        {
-        }
-    }
-
-    private record StagingCall(long address, int device, long packedBytes, CompletableFuture<PackedHostBuffer> result)
-    {
     }
 }

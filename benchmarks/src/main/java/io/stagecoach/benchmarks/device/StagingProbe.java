@@ -6,7 +6,7 @@ import java.time.Duration;
 import io.stagecoach.device.Allocation;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.pipeline.PackedHostBuffer;
-import io.stagecoach.pipeline.stage.WholeMessageStaging;
+import io.stagecoach.pipeline.stage.InlineStaging;
 import io.stagecoach.protocol.datatype.CompiledType;
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.rank.Communicator;
@@ -50,7 +50,7 @@ public final class StagingProbe
     private static void staging(final DeviceRuntime runtime, final int bytes, final int iterations)
     {
         final CompiledType type = Datatype.BYTE.compiled();
-        final WholeMessageStaging staging = new WholeMessageStaging(runtime);
+        final InlineStaging staging = new InlineStaging(runtime);
         try (Allocation source = runtime.allocate(bytes); Allocation target = runtime.allocate(bytes))
         {
             final Samples pack = new Samples(iterations);

@@ -2,7 +2,6 @@ package io.stagecoach.pipeline.stage;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 import io.stagecoach.device.Allocation;
@@ -13,26 +12,24 @@ import io.stagecoach.device.DeviceStream;
 import io.stagecoach.device.pool.BufferPool;
 import io.stagecoach.device.pool.BufferSlot;
 import io.stagecoach.pipeline.PackedHostBuffer;
-import io.stagecoach.pipeline.StagingPath;
 import io.stagecoach.protocol.datatype.CompiledType;
 
 /**
- * Stages whole messages through pinned host memory: the device's pack kernel writes the packed stream straight into
- * mapped pinned memory (one copy for a contiguous type), and the unpack kernel reads it from there. One stream per
- * device keeps the staging of one rank in order; each staging records its own event and completes when the device
- * layer reports it. Messages up to a vbuf slot take a slot of a pool of pinned buffers opened once; larger ones,
- * or any while the pool is empty, get pinned memory of their own.
- * <p>
- * The {@code Now} variants enqueue the same work, fused with the recording of one reused event per device, and spin
- * on its completion on the calling thread, for at most the inline timeout; if the device has not finished by then the call fails, and the host memory is released
- * only once the device is done with it.
+ * Stages small device messages (up to the eager threshold) on the calling thread, where a hand-off to another thread
+ * and back would cost more than the device work: the device's pack kernel writes the packed stream straight into a
+ * slot of mapped pinned memory (one copy for a contiguous type), and the unpack kernel reads it from there. One
+ * stream per device keeps them in order; the work is fused with the recording of one reused event per device, and
+ * the caller spins on its completion for at most the inline timeout; if the device has not finished by then the call
+ * fails, and the host memory is released only once the device is done with it. Messages up to a slot take a slot of
+ * a pool of pinned buffers opened once; larger ones, or any while the pool is empty, get pinned memory of their own.
+ * Large messages take the stage pipeline instead ({@link StagePipeline}).
  */
-public final class WholeMessageStaging implements StagingPath
+public final class InlineStaging implements AutoCloseable
 {
     /** Slots of the vbuf pool. */
     public static final int VBUF_SLOTS = 8;
-    /** Bytes of one vbuf slot. */
-    public static final long VBUF_SLOT_BYTES = 1024 * 1024;
+    /** Bytes of one vbuf slot: more than the largest eager message. */
+    public static final long VBUF_SLOT_BYTES = 256 * 1024;
 
     /** How long the {@code Now} variants wait for the device by default. */
     public static final long DEFAULT_INLINE_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
@@ -49,7 +46,7 @@ public final class WholeMessageStaging implements StagingPath
     /**
      * @param runtime the device layer of this process.
      */
-    public WholeMessageStaging(final DeviceRuntime runtime)
+    public InlineStaging(final DeviceRuntime runtime)
     {
         this(runtime, DEFAULT_INLINE_TIMEOUT_NS);
     }
@@ -58,7 +55,7 @@ public final class WholeMessageStaging implements StagingPath
      * @param runtime         the device layer of this process.
      * @param inlineTimeoutNs how long the {@code Now} variants wait for the device before they fail.
      */
-    public WholeMessageStaging(final DeviceRuntime runtime, final long inlineTimeoutNs)
+    public InlineStaging(final DeviceRuntime runtime, final long inlineTimeoutNs)
     {
         if (inlineTimeoutNs <= 0)
         {
@@ -72,7 +69,10 @@ public final class WholeMessageStaging implements StagingPath
     }
 
     /**
-     * {@inheritDoc}
+     * Host memory to receive the packed bytes of a small message bound for device memory.
+     *
+     * @param packedBytes size of the message's packed stream.
+     * @return the memory, released by {@link #unpackToDeviceNow} or by the caller when the receive fails.
      */
     public PackedHostBuffer allocate(final long packedBytes)
     {
@@ -94,81 +94,16 @@ public final class WholeMessageStaging implements StagingPath
     }
 
     /**
-     * {@inheritDoc}
-     */
-    public CompletionStage<PackedHostBuffer> packToHost(
-        final long deviceAddress, final int device, final long count, final CompiledType type, final long packedBytes)
-    {
-        final PackedHostBuffer packed = allocate(packedBytes);
-        try
-        {
-            final DevicePacker packer = runtime.packer(type, device);
-            final DeviceStream stream = stream(device);
-            final DeviceEvent event = runtime.createEvent(device);
-            synchronized (stream)
-            {
-                packer.pack(stream, deviceAddress, count, 0, packedBytes, packed.address());
-                stream.record(event);
-            }
-            return whenDone(event).handle((ignored, error) ->
-            {
-                if (error != null)
-                {
-                    packed.release();
-                    throw new StagingException("packing " + count + " x " + type + " from device " + device +
-                        " to host failed: " + error.getMessage(), error);
-                }
-                return packed;
-            });
-        }
-        catch (final RuntimeException ex)
-        {
-            packed.release();
-            return CompletableFuture.failedFuture(ex);
-        }
-    }
-
-    /**
-     * {@inheritDoc}
-     */
-    public CompletionStage<Void> unpackToDevice(
-        final PackedHostBuffer packed,
-        final long lengthBytes,
-        final long deviceAddress,
-        final int device,
-        final long count,
-        final CompiledType type)
-    {
-        try
-        {
-            final DevicePacker packer = runtime.packer(type, device);
-            final DeviceStream stream = stream(device);
-            final DeviceEvent event = runtime.createEvent(device);
-            synchronized (stream)
-            {
-                packer.unpack(stream, packed.address(), count, 0, lengthBytes, deviceAddress);
-                stream.record(event);
-            }
-            return whenDone(event).handle((ignored, error) ->
-            {
-                packed.release();
-                if (error != null)
-                {
-                    throw new StagingException("unpacking " + lengthBytes + " bytes of " + count + " x " + type +
-                        " from host to device " + device + " failed: " + error.getMessage(), error);
-                }
-                return null;
-            });
-        }
-        catch (final RuntimeException ex)
-        {
-            packed.release();
-            return CompletableFuture.failedFuture(ex);
-        }
-    }
-
-    /**
-     * {@inheritDoc}
+     * Packs {@code count} instances of a datatype in device memory into new host memory on the calling thread,
+     * polling the device until the packed bytes are in host memory.
+     *
+     * @param deviceAddress displacement 0 of the typed buffer.
+     * @param device        ordinal of the device that holds it.
+     * @param count         instances.
+     * @param type          compiled form of the datatype.
+     * @param packedBytes   {@code count * type.size()}.
+     * @return the packed bytes, which the caller releases once sent.
+     * @throws StagingException when the device fails or does not finish within the inline timeout.
      */
     public PackedHostBuffer packToHostNow(
         final long deviceAddress, final int device, final long count, final CompiledType type, final long packedBytes)
@@ -205,7 +140,17 @@ public final class WholeMessageStaging implements StagingPath
     }
 
     /**
-     * {@inheritDoc}
+     * Unpacks the first {@code lengthBytes} of a packed stream in host memory into device memory on the calling
+     * thread, polling the device until the data is in device memory, then releases the host memory (whether or not
+     * the unpack succeeded).
+     *
+     * @param packed        the packed bytes.
+     * @param lengthBytes   bytes of it that arrived.
+     * @param deviceAddress displacement 0 of the typed buffer.
+     * @param device        ordinal of the device that holds it.
+     * @param count         instances the typed buffer holds.
+     * @param type          compiled form of the datatype.
+     * @throws StagingException when the device fails or does not finish within the inline timeout.
      */
     public void unpackToDeviceNow(
         final PackedHostBuffer packed,

@@ -1,0 +1,236 @@
+package io.stagecoach.pipeline.stage;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.stagecoach.device.DeviceEvent;
+import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.device.DeviceStream;
+import io.stagecoach.device.pool.BufferPool;
+import io.stagecoach.device.pool.BufferSlot;
+import io.stagecoach.pipeline.transfer.TransferHandle;
+import io.stagecoach.pipeline.transfer.TransferPipeline;
+import io.stagecoach.pipeline.transfer.TransferSpec;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+
+/**
+ * The stage pipeline of one rank: for every large device transfer it spawns a {@link SendTransfer} or
+ * {@link ReceiveTransfer} actor in the rank's actor system, which runs the chunks through the device stages. It owns
+ * what the transfers share: the pools of pinned host slots (one for sends, one for receives, so that neither
+ * direction can starve the other), one stream per device and direction (the pack kernels of every send in order on
+ * one, the unpack kernels on the other), and the events, handed out per transfer and taken back at its end. The
+ * pools are opened by the first transfer that needs them: a rank that moves no large device message pins nothing.
+ */
+public final class StagePipeline implements TransferPipeline
+{
+    private final ActorSystem<?> system;
+    private final DeviceRuntime runtime;
+    private final int slots;
+    private final long slotBytes;
+    private BufferPool sendSlots;
+    private BufferPool receiveSlots;
+    private final DeviceStream[] packStreams;
+    private final DeviceStream[] unpackStreams;
+    private final List<ArrayDeque<DeviceEvent>> events;
+    private final AtomicLong transfersStarted = new AtomicLong();
+    private boolean closed;
+
+    /**
+     * @param system    the rank's actor system, in which the transfers' actors run.
+     * @param runtime   the device layer of this process.
+     * @param slots     slots of each pool of pinned host memory (sends and receives have one each).
+     * @param slotBytes bytes of a slot: the largest chunk.
+     */
+    public StagePipeline(final ActorSystem<?> system, final DeviceRuntime runtime, final int slots, final long slotBytes)
+    {
+        this.system = system;
+        this.runtime = runtime;
+        this.slots = slots;
+        this.slotBytes = slotBytes;
+        this.packStreams = new DeviceStream[runtime.deviceCount()];
+        this.unpackStreams = new DeviceStream[runtime.deviceCount()];
+        this.events = new ArrayList<>(runtime.deviceCount());
+        for (int i = 0; i < runtime.deviceCount(); i++)
+        {
+            events.add(new ArrayDeque<>());
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public TransferHandle startSend(final TransferSpec spec)
+    {
+        checkChunk(spec);
+        final SendTransfer transfer = new SendTransfer(this, spec);
+        transfer.start(system.systemActorOf(transfer.behavior(), name("send", spec), Props.empty()));
+        return transfer;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public TransferHandle startReceive(final TransferSpec spec, final boolean withSlots)
+    {
+        checkChunk(spec);
+        final ReceiveTransfer transfer = new ReceiveTransfer(this, spec, withSlots);
+        transfer.start(system.systemActorOf(transfer.behavior(), name("receive", spec), Props.empty()));
+        return transfer;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public long maxChunkBytes()
+    {
+        return slotBytes;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public long transfersStarted()
+    {
+        return transfersStarted.get();
+    }
+
+    /**
+     * @return slots of the send and receive pools free now; both pools are full again once every transfer ended.
+     */
+    public synchronized int freeSlots()
+    {
+        return (sendSlots == null ? slots : sendSlots.available()) +
+            (receiveSlots == null ? slots : receiveSlots.available());
+    }
+
+    /**
+     * Closes the pools, streams and events. Transfers still running fail their device work.
+     */
+    public synchronized void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        for (final ArrayDeque<DeviceEvent> free : events)
+        {
+            DeviceEvent event;
+            while ((event = free.pollFirst()) != null)
+            {
+                event.close();
+            }
+        }
+        closeAll(packStreams);
+        closeAll(unpackStreams);
+        if (sendSlots != null)
+        {
+            sendSlots.close();
+        }
+        if (receiveSlots != null)
+        {
+            receiveSlots.close();
+        }
+    }
+
+    DeviceRuntime runtime()
+    {
+        return runtime;
+    }
+
+    CompletableFuture<BufferSlot> leaseSlot(final boolean send)
+    {
+        return pool(send).acquire();
+    }
+
+    BufferSlot tryLeaseSlot(final boolean send)
+    {
+        return pool(send).tryAcquire();
+    }
+
+    private synchronized BufferPool pool(final boolean send)
+    {
+        if (send)
+        {
+            if (sendSlots == null)
+            {
+                sendSlots = BufferPool.openVbufs(runtime, slots, slotBytes);
+            }
+            return sendSlots;
+        }
+        if (receiveSlots == null)
+        {
+            receiveSlots = BufferPool.openVbufs(runtime, slots, slotBytes);
+        }
+        return receiveSlots;
+    }
+
+    synchronized DeviceStream packStream(final int device)
+    {
+        return stream(packStreams, device);
+    }
+
+    synchronized DeviceStream unpackStream(final int device)
+    {
+        return stream(unpackStreams, device);
+    }
+
+    synchronized DeviceEvent takeEvent(final int device)
+    {
+        final DeviceEvent event = events.get(device).pollFirst();
+        return event != null ? event : runtime.createEvent(device);
+    }
+
+    synchronized void giveBack(final DeviceEvent event)
+    {
+        if (closed)
+        {
+            event.close();
+        }
+        else
+        {
+            events.get(event.device()).addFirst(event);
+        }
+    }
+
+    private DeviceStream stream(final DeviceStream[] streams, final int device)
+    {
+        DeviceStream stream = streams[device];
+        if (stream == null)
+        {
+            stream = runtime.createStream(device);
+            streams[device] = stream;
+        }
+        return stream;
+    }
+
+    private void checkChunk(final TransferSpec spec)
+    {
+        if (spec.plan().chunkBytes() > slotBytes)
+        {
+            throw new IllegalArgumentException("chunks of " + spec.plan().chunkBytes() + " bytes do not fit the " +
+                slotBytes + "-byte slots of the stage pipeline (transfer " + spec.transferId() + ")");
+        }
+    }
+
+    private String name(final String direction, final TransferSpec spec)
+    {
+        return direction + "-" + spec.transferId() + "-" + transfersStarted.incrementAndGet();
+    }
+
+    private static void closeAll(final DeviceStream[] streams)
+    {
+        for (int i = 0; i < streams.length; i++)
+        {
+            if (streams[i] != null)
+            {
+                streams[i].close();
+                streams[i] = null;
+            }
+        }
+    }
+}

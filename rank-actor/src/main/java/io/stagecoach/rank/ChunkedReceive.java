@@ -1,0 +1,179 @@
+package io.stagecoach.rank;
+
+import io.stagecoach.pipeline.transfer.ChunkPlan;
+import io.stagecoach.pipeline.transfer.TransferHandle;
+import io.stagecoach.pipeline.transfer.TransferPort;
+
+/**
+ * The engine's side of a device receive whose chunks the stage pipeline unpacks: the host memory the pipeline
+ * offers for each chunk, as a ring over the transfer's slots, the receiver's window (the sender may send up to the
+ * end of the last chunk offered), the bytes arrived per chunk, and the chunks unpacked. The pipeline's answers
+ * arrive on its actor's thread and are handed to the engine's command queue in commands made once per slot and
+ * reused: nothing is allocated per chunk.
+ */
+final class ChunkedReceive implements TransferPort
+{
+    final ReceiveOperation receive;
+    final ChunkPlan plan;
+    final int slots;
+    private final CommandSink engine;
+    private final long[] slotAddress;
+    private final int[] arrivedBytes;
+    private final Offered[] offered;
+    private final Unpacked[] unpacked;
+    TransferHandle handle;
+    int chunksOffered;
+    int chunksUnpacked;
+    boolean finished;
+    private boolean stopped;
+
+    ChunkedReceive(final CommandSink engine, final ReceiveOperation receive, final ChunkPlan plan, final int slots)
+    {
+        this.engine = engine;
+        this.receive = receive;
+        this.plan = plan;
+        this.slots = Math.max(1, Math.min(slots, plan.chunks()));
+        this.slotAddress = new long[this.slots];
+        this.arrivedBytes = new int[this.slots];
+        this.offered = new Offered[this.slots];
+        this.unpacked = new Unpacked[this.slots];
+        for (int i = 0; i < this.slots; i++)
+        {
+            offered[i] = new Offered(this);
+            unpacked[i] = new Unpacked(this);
+        }
+    }
+
+    /**
+     * @return packed bytes the sender may send so far: up to the end of the last chunk offered.
+     */
+    long windowBytes()
+    {
+        return chunksOffered == 0 ? 0 : plan.offset(chunksOffered - 1) + plan.length(chunksOffered - 1);
+    }
+
+    /**
+     * @return true once every chunk reached the device buffer.
+     */
+    boolean isUnpacked()
+    {
+        return chunksUnpacked == plan.chunks();
+    }
+
+    /**
+     * Writes arrived packed bytes into the host memory of their chunks; a chunk whose last byte arrived goes to the
+     * pipeline to be unpacked.
+     *
+     * @return false when the bytes lie outside the window.
+     */
+    boolean write(final long srcAddress, final long packedOffset, final int lengthBytes)
+    {
+        if (packedOffset + lengthBytes > windowBytes())
+        {
+            return false;
+        }
+        long offset = packedOffset;
+        int done = 0;
+        while (done < lengthBytes)
+        {
+            final int chunk = plan.chunkOf(offset);
+            final int index = chunk % slots;
+            final long inChunk = offset - plan.offset(chunk);
+            final int piece = (int)Math.min(lengthBytes - done, plan.length(chunk) - inChunk);
+            RawMemory.copy(srcAddress + done, slotAddress[index] + inChunk, piece);
+            arrivedBytes[index] += piece;
+            if (arrivedBytes[index] == plan.length(chunk))
+            {
+                arrivedBytes[index] = 0;
+                handle.chunkArrived(chunk, slotAddress[index]);
+            }
+            done += piece;
+            offset += piece;
+        }
+        return true;
+    }
+
+    /**
+     * Stops the pipeline's side of the transfer, once.
+     */
+    void cancel()
+    {
+        if (handle != null && !stopped)
+        {
+            stopped = true;
+            handle.cancel();
+        }
+    }
+
+    /**
+     * The pipeline stopped the transfer itself (it failed): nothing to cancel.
+     */
+    void stopped()
+    {
+        stopped = true;
+    }
+
+    public void chunkPacked(final int chunk, final long hostAddress)
+    {
+        throw new UnsupportedOperationException("a receive packs nothing: " + receive);
+    }
+
+    public void chunkSlot(final int chunk, final long hostAddress)
+    {
+        final Offered command = offered[chunk % slots];
+        command.chunk = chunk;
+        command.address = hostAddress;
+        engine.enqueue(command);
+    }
+
+    public void chunkUnpacked(final int chunk)
+    {
+        engine.enqueue(unpacked[chunk % slots]);
+    }
+
+    public void transferFailed(final Throwable failure)
+    {
+        engine.enqueue(locked -> locked.chunkedReceiveFailed(receive, failure));
+    }
+
+    /**
+     * Host memory for the next chunk: the window grows to its end.
+     */
+    private static final class Offered implements EngineCommand
+    {
+        private final ChunkedReceive transfer;
+        int chunk;
+        long address;
+
+        Offered(final ChunkedReceive transfer)
+        {
+            this.transfer = transfer;
+        }
+
+        public void execute(final ProgressEngine engine)
+        {
+            transfer.slotAddress[chunk % transfer.slots] = address;
+            transfer.chunksOffered = chunk + 1;
+            engine.windowGrew(transfer.receive);
+        }
+    }
+
+    /**
+     * A chunk is in the device buffer.
+     */
+    private static final class Unpacked implements EngineCommand
+    {
+        private final ChunkedReceive transfer;
+
+        Unpacked(final ChunkedReceive transfer)
+        {
+            this.transfer = transfer;
+        }
+
+        public void execute(final ProgressEngine engine)
+        {
+            transfer.chunksUnpacked++;
+            engine.chunkUnpacked(transfer.receive);
+        }
+    }
+}
