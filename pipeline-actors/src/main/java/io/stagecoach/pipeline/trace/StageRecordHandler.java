@@ -1,0 +1,13 @@
+package io.stagecoach.pipeline.trace;
+
+/**
+ * Told of each record a drain or a reader takes, on the thread that drains or reads.
+ */
+@FunctionalInterface
+public interface StageRecordHandler
+{
+    /**
+     * @param record valid only during the call.
+     */
+    void onRecord(StageRecord record);
+}
