@@ -1,5 +1,6 @@
 package io.stagecoach.rank;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -8,6 +9,7 @@ import java.util.function.Consumer;
 
 import io.aeron.logbuffer.FrameDescriptor;
 import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.pipeline.trace.StageTraceContext;
 import io.stagecoach.pipeline.transport.aeron.AeronTransportContext;
 import io.stagecoach.pipeline.transport.aeron.PeerAddress;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
@@ -43,6 +45,10 @@ import io.stagecoach.rank.bootstrap.RendezvousClient;
  * <tr><td>stagecoach.udp.term.length, stagecoach.udp.mtu</td><td>1 MiB, 1408</td><td>UDP streams</td></tr>
  * <tr><td>stagecoach.udp.host, stagecoach.udp.port.base</td><td>127.0.0.1, 40100</td><td>UDP inbox of rank r:
  * host:(base + local rank)</td></tr>
+ * <tr><td>stagecoach.trace.dir</td><td>none: no trace</td><td>private folder (0700) in which the rank writes the
+ * stage trace of its pipelined transfers, {@code rank-<rank>.stagetrace}; {@code stagecoach run --trace} sets
+ * {@code STAGECOACH_TRACE_DIR}</td></tr>
+ * <tr><td>stagecoach.trace.ring.bytes</td><td>8 MiB</td><td>the stage trace's ring, a power of two</td></tr>
  * </table>
  */
 public final class StagecoachContext
@@ -92,6 +98,9 @@ public final class StagecoachContext
     private long chunkBytes = longSetting("stagecoach.chunk.bytes", DEFAULT_CHUNK_BYTES);
     private int pipelineSlots = intSetting("stagecoach.pipeline.slots", DEFAULT_PIPELINE_SLOTS);
     private int pipelinePoolSlots = intSetting("stagecoach.pipeline.pool.slots", DEFAULT_PIPELINE_POOL_SLOTS);
+    private Path traceDirectory = pathSetting(StageTraceContext.DIRECTORY_PROPERTY);
+    private int traceRingBytes =
+        intSetting(StageTraceContext.RING_BYTES_PROPERTY, StageTraceContext.DEFAULT_RING_CAPACITY_BYTES);
     private DeviceRuntime deviceRuntime;
     private RendezvousClient rendezvousClient;
     private boolean useRendezvous = true;
@@ -167,6 +176,7 @@ public final class StagecoachContext
         {
             streamIdBase = AeronTransportContext.DEFAULT_STREAM_ID_BASE + (jobHash() & 0x3FFF) * 1024;
         }
+        stageTraceContext().conclude();
         concluded = true;
         return this;
     }
@@ -651,6 +661,55 @@ public final class StagecoachContext
         return this;
     }
 
+    /**
+     * @return the folder of the rank's stage trace, or null when it keeps none.
+     */
+    public Path traceDirectory()
+    {
+        return traceDirectory;
+    }
+
+    /**
+     * @param directory a private folder (mode 0700, this user's) in which the rank writes the stage trace of its
+     *                  pipelined transfers, {@code rank-<rank>.stagetrace}, for {@code stagecoach run --trace} to
+     *                  merge; null (the default unless {@code stagecoach.trace.dir} or {@code STAGECOACH_TRACE_DIR}
+     *                  names one) for no trace.
+     * @return this.
+     */
+    public StagecoachContext traceDirectory(final Path directory)
+    {
+        this.traceDirectory = directory;
+        return this;
+    }
+
+    /**
+     * @return capacity of the stage trace's ring in bytes.
+     */
+    public int traceRingBytes()
+    {
+        return traceRingBytes;
+    }
+
+    /**
+     * @param bytes capacity of the ring the stage trace records into (default
+     *              {@link StageTraceContext#DEFAULT_RING_CAPACITY_BYTES}), a power of two; records that find it full
+     *              are dropped and counted.
+     * @return this.
+     */
+    public StagecoachContext traceRingBytes(final int bytes)
+    {
+        this.traceRingBytes = bytes;
+        return this;
+    }
+
+    /**
+     * @return the settings of the rank's stage tracing, for {@code StageTracing.start}: off without a trace folder.
+     */
+    StageTraceContext stageTraceContext()
+    {
+        return new StageTraceContext().rank(rank).directory(traceDirectory).ringCapacityBytes(traceRingBytes);
+    }
+
     EngineSettings engineSettings()
     {
         final long windowBytes = eagerWindowBytes;
@@ -712,6 +771,12 @@ public final class StagecoachContext
         final Map<String, String> environment = System.getenv();
         final String fromEnvironment = environment.get(property.toUpperCase(Locale.ROOT).replace('.', '_'));
         return fromEnvironment != null && !fromEnvironment.isBlank() ? fromEnvironment.trim() : fallback;
+    }
+
+    private static Path pathSetting(final String property)
+    {
+        final String value = setting(property, null);
+        return value == null ? null : Path.of(value);
     }
 
     private static int intSetting(final String property, final int fallback)

@@ -1,15 +1,20 @@
 package io.stagecoach.rank;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 
+import io.stagecoach.pipeline.trace.StageTraceContext;
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,6 +63,50 @@ class StagecoachContextTest
             () -> context().closeTimeout(Duration.ZERO).conclude()).getMessage());
         assertEquals("connect timeout must be positive, not PT-1S", assertThrows(IllegalArgumentException.class,
             () -> context().connectTimeout(Duration.ofSeconds(-1)).conclude()).getMessage());
+    }
+
+    @Test
+    void shouldKeepNoStageTraceUnlessAFolderIsGiven()
+    {
+        assertFalse(context().conclude().stageTraceContext().isEnabled());
+    }
+
+    @Test
+    void shouldTakeTheStageTraceFolderAndRingFromTheSettings() throws IOException
+    {
+        final Path folder = Files.createDirectory(directory.resolve("trace"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        System.setProperty(StageTraceContext.DIRECTORY_PROPERTY, folder.toString());
+        System.setProperty(StageTraceContext.RING_BYTES_PROPERTY, Integer.toString(MIB));
+        final StagecoachContext context;
+        try
+        {
+            context = context().rank(1).size(2).conclude();
+        }
+        finally
+        {
+            System.clearProperty(StageTraceContext.DIRECTORY_PROPERTY);
+            System.clearProperty(StageTraceContext.RING_BYTES_PROPERTY);
+        }
+
+        final StageTraceContext trace = context.stageTraceContext().conclude();
+        assertEquals(folder, trace.directory());
+        assertEquals(1, trace.rank());
+        assertEquals(MIB, trace.ringCapacityBytes());
+        assertTrue(trace.isEnabled());
+    }
+
+    @Test
+    void shouldRefuseAStageTraceFolderThatIsNotPrivateOrARingThatIsNoPowerOfTwo() throws IOException
+    {
+        final Path folder = Files.createDirectory(directory.resolve("open"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-x---")));
+
+        final String message = assertThrows(IllegalStateException.class,
+            () -> context().traceDirectory(folder).conclude()).getMessage();
+
+        assertTrue(message.contains(folder + " is not a private folder") && message.contains("rwxr-x---"), message);
+        assertThrows(IllegalArgumentException.class, () -> context().traceRingBytes(MIB + 1).conclude());
     }
 
     @Test
