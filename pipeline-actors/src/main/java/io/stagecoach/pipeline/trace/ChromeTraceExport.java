@@ -33,33 +33,37 @@ public final class ChromeTraceExport
      * @param droppedRecords records the ranks' rings had no room for.
      * @param invalidRecords records left out: no stage, or ending before they start.
      * @param partialRecords files that end in part of a record (a rank killed while writing).
+     * @param unreadable     why each file that could not be read, or is no trace file, was left out.
      */
-    public record Summary(int ranks, long events, long droppedRecords, long invalidRecords, int partialRecords)
+    public record Summary(
+        int ranks, long events, long droppedRecords, long invalidRecords, int partialRecords, List<String> unreadable)
     {
     }
 
     /**
-     * Writes the merged trace.
+     * Writes the merged trace. A file that cannot be read or is no trace file (a rank killed before it wrote its
+     * header) is left out and named in the summary.
      *
      * @param files     the ranks' trace files, one per rank.
      * @param out       where the JSON goes; flushed, not closed.
      * @param otherData written first under {@code "otherData"} (e.g. the job and the program).
      * @return what was written.
-     * @throws IOException naming the file when one cannot be read, is not a trace file, or repeats a rank.
+     * @throws IOException when the output fails, or naming both files when two hold the same rank.
      */
     public static Summary write(final List<Path> files, final Writer out, final Map<String, String> otherData)
         throws IOException
     {
         final List<StageTraceFileReader> readers = new ArrayList<>(files.size());
+        final List<String> unreadable = new ArrayList<>();
         try
         {
             for (final Path file : files)
             {
-                readers.add(StageTraceFileReader.open(file));
+                open(file, readers, unreadable);
             }
             readers.sort(Comparator.comparingInt(StageTraceFileReader::rank));
             checkRanks(readers);
-            return write(readers, new ChromeTraceWriter(out), new LinkedHashMap<>(otherData));
+            return write(readers, new ChromeTraceWriter(out), new LinkedHashMap<>(otherData), unreadable);
         }
         finally
         {
@@ -67,9 +71,23 @@ public final class ChromeTraceExport
         }
     }
 
+    private static void open(final Path file, final List<StageTraceFileReader> readers, final List<String> unreadable)
+    {
+        try
+        {
+            readers.add(StageTraceFileReader.open(file));
+        }
+        catch (final IOException ex)
+        {
+            unreadable.add(ex.getMessage());
+        }
+    }
+
     private static Summary write(
-        final List<StageTraceFileReader> readers, final ChromeTraceWriter writer, final Map<String, String> data)
-        throws IOException
+        final List<StageTraceFileReader> readers,
+        final ChromeTraceWriter writer,
+        final Map<String, String> data,
+        final List<String> unreadable) throws IOException
     {
         final long originNs = originNs(readers);
         long events = 0;
@@ -92,7 +110,7 @@ public final class ChromeTraceExport
         data.put("droppedRecords", Long.toString(dropped));
         data.put("invalidRecords", Long.toString(invalid));
         writer.end(data);
-        return new Summary(readers.size(), events, dropped, invalid, partial);
+        return new Summary(readers.size(), events, dropped, invalid, partial, List.copyOf(unreadable));
     }
 
     private static void writeRank(

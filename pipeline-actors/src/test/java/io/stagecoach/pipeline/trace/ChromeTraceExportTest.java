@@ -109,10 +109,25 @@ class ChromeTraceExportTest
 
         final ChromeTraceExport.Summary summary = ChromeTraceExport.write(List.of(file), out, Map.of());
 
-        assertEquals(new ChromeTraceExport.Summary(1, 1, 4, 2, 0), summary);
+        assertEquals(new ChromeTraceExport.Summary(1, 1, 4, 2, 0, List.of()), summary);
         final List<Map<String, Object>> events = events(asMap(MiniJson.parse(out.toString())));
         assertEquals(new BigDecimal("0.000"), slices(events).get(0).get("ts"));
         assertEquals("dropped 4 records", metadata(events, "process_labels", 4, null).get("labels"));
+    }
+
+    @Test
+    void shouldLeaveOutAndNameAFileThatIsNoTraceFile() throws IOException
+    {
+        final Path empty = Files.createFile(folder.resolve("rank-1.stagetrace"));
+        final StringWriter out = new StringWriter();
+
+        final ChromeTraceExport.Summary summary = ChromeTraceExport.write(List.of(sender(), empty), out, Map.of());
+
+        assertEquals(1, summary.ranks());
+        assertEquals(3, summary.events());
+        assertEquals(List.of(empty + " is not a stage trace file of version 1: it does not start with STAGETRC"),
+            summary.unreadable());
+        assertEquals(3, slices(events(asMap(MiniJson.parse(out.toString())))).size());
     }
 
     @Test
