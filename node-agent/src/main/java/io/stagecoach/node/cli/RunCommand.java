@@ -1,6 +1,7 @@
 package io.stagecoach.node.cli;
 
 import java.io.File;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,6 +63,13 @@ final class RunCommand implements Callable<Integer>
             "still starting, and exit with status 124.")
     private Duration timeout;
 
+    @Option(names = "--trace", paramLabel = "FILE",
+        description = "Write the stage trace of the job's pipelined device transfers (pack, device to host, wire, " +
+            "host to device, unpack per chunk) to FILE as Chrome trace JSON, to open in ui.perfetto.dev: the ranks " +
+            "record into a private folder of the job, merged into FILE when the job ends. FILE gets mode 0600 and " +
+            "replaces what is there at once (a link there is replaced, not followed).")
+    private Path traceFile;
+
     @Option(names = { "-cp", "--classpath" }, paramLabel = "PATH",
         description = "Class path entries added after Stagecoach's own for the ranks.")
     private String classPath;
@@ -85,7 +93,8 @@ final class RunCommand implements Callable<Integer>
             .programArguments(arguments)
             .oversubscribe(oversubscribe)
             .tagOutput(tagOutput)
-            .bindToCore(bindTo == BindTo.core);
+            .bindToCore(bindTo == BindTo.core)
+            .traceFile(traceFile);
         context.timeout(timeout);
         if (null != classPath && !classPath.isEmpty())
         {
@@ -168,14 +177,15 @@ final class RunCommand implements Callable<Integer>
             "Ranks inherit this command's environment and get STAGECOACH_RANK,",
             "STAGECOACH_SIZE, STAGECOACH_LOCAL_RANK, STAGECOACH_JOB, STAGECOACH_NODE,",
             "STAGECOACH_RENDEZVOUS (127.0.0.1:port), STAGECOACH_SECRET (the job's",
-            "secret: the rendezvous service admits only ranks that know it) and",
-            "STAGECOACH_AERON_DIR.",
+            "secret: the rendezvous service admits only ranks that know it),",
+            "STAGECOACH_AERON_DIR and, with --trace, STAGECOACH_TRACE_DIR.",
             "",
             "Examples:",
             "  stagecoach run -n 2 latency",
             "  stagecoach run -np 4 --tag-output --timeout 60 \\",
             "      -x STAGECOACH_LOG_LEVEL=debug -- com.example.Main arg1",
-            "  stagecoach run -n 8 --oversubscribe com.example.Main   # more ranks than cores" };
+            "  stagecoach run -n 8 --oversubscribe com.example.Main   # more ranks than cores",
+            "  stagecoach run -n 2 --trace dd.json latency D D   # for Perfetto" };
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.stagecoach.node.launch;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,8 +15,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 
 /**
- * What to launch and how: the job's size, the program, its arguments and environment, output tagging, timeout and
- * the rank processes' Java. Setters return this; {@link #conclude()} fills defaults and validates.
+ * What to launch and how: the job's size, the program, its arguments and environment, output tagging, timeout, the
+ * stage trace file and the rank processes' Java. Setters return this; {@link #conclude()} fills defaults and validates.
  */
 public final class LaunchContext
 {
@@ -54,6 +56,7 @@ public final class LaunchContext
     private PrintStream out;
     private PrintStream err;
     private String mainClass;
+    private Path traceFile;
     private RankStarter rankStarter = RankProcess::start;
     private boolean concluded;
 
@@ -237,6 +240,17 @@ public final class LaunchContext
     }
 
     /**
+     * @param file where the job's stage trace goes as Chrome trace JSON once the job has ended (replacing what is
+     *             there, mode 0600), or null for none; its folder must exist.
+     * @return this for a fluent API.
+     */
+    public LaunchContext traceFile(final Path file)
+    {
+        this.traceFile = file;
+        return this;
+    }
+
+    /**
      * @param starter how rank processes are started, for tests of slow or failing starts.
      * @return this for a fluent API.
      */
@@ -284,6 +298,7 @@ public final class LaunchContext
         err = null != err ? err : System.err;
         mainClass = new ProgramResolver(classPath).resolve(program);
         checkSlots();
+        checkTraceFile();
         concluded = true;
         return this;
     }
@@ -353,6 +368,11 @@ public final class LaunchContext
         return command;
     }
 
+    Path traceFile()
+    {
+        return traceFile;
+    }
+
     RankStarter rankStarter()
     {
         return rankStarter;
@@ -390,6 +410,24 @@ public final class LaunchContext
         {
             throw new LaunchException("-n " + size + " asks for more ranks than the " + slots + " slots here (the " +
                 "cores this process may run on); add --oversubscribe to run more ranks than cores");
+        }
+    }
+
+    private void checkTraceFile()
+    {
+        if (null == traceFile)
+        {
+            return;
+        }
+        traceFile = traceFile.toAbsolutePath().normalize();
+        final Path folder = traceFile.getParent();
+        if (null == folder || !Files.isDirectory(folder))
+        {
+            throw new LaunchException("--trace " + traceFile + ": its folder " + folder + " is not a directory");
+        }
+        if (Files.isDirectory(traceFile, LinkOption.NOFOLLOW_LINKS))
+        {
+            throw new LaunchException("--trace " + traceFile + " is a directory, not a file to write");
         }
     }
 

@@ -41,6 +41,7 @@ public final class Launcher
     private NodeMediaDriver driver;
     private RendezvousServer rendezvous;
     private RankStartup startup;
+    private TraceExport trace;
     private RankProcess firstFailure;
     private boolean timedOut;
     private volatile boolean ended;
@@ -75,7 +76,7 @@ public final class Launcher
         {
             start();
             monitor();
-            return exitStatus();
+            return exportTrace(exitStatus());
         }
         catch (final InterruptedException ex)
         {
@@ -101,6 +102,7 @@ public final class Launcher
             throw new LaunchException(ex.getMessage(), ex);
         }
         jobFolder = createJobFolder();
+        trace = TraceExport.prepare(context, jobFolder.path());
         final String aeronDirectory = jobFolder.aeronDirectory();
         if (context.mediaDriver())
         {
@@ -344,6 +346,10 @@ public final class Launcher
         {
             context.environment().remove(DeviceContext.EMULATED_DIRECTORY_VARIABLE);
         }
+        if (null != trace)
+        {
+            trace.release();
+        }
         try
         {
             jobFolder.close();
@@ -374,6 +380,11 @@ public final class Launcher
                 new FirstFailure(ranks, rendezvous.lostPeers()).describe(firstFailure));
         }
         return worst;
+    }
+
+    private int exportTrace(final int status)
+    {
+        return null == trace ? status : trace.export(status, this::report);
     }
 
     private void recordDescendants()

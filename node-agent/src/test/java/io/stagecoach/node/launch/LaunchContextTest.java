@@ -1,8 +1,10 @@
 package io.stagecoach.node.launch;
 
+import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -36,5 +38,19 @@ class LaunchContextTest
             "process may run on); add --oversubscribe to run more ranks than cores", ex.getMessage());
         new LaunchContext().size(slots).program(SleepingRank.class.getName()).conclude();
         new LaunchContext().size(slots + 1).program(SleepingRank.class.getName()).oversubscribe(true).conclude();
+    }
+
+    @Test
+    void shouldTakeTheTraceFileAbsoluteAndRefuseADirectoryOrAMissingFolder(@TempDir final Path folder)
+    {
+        final LaunchContext context = new LaunchContext().size(1).program(SleepingRank.class.getName())
+            .traceFile(folder.resolve("a/../trace.json"));
+        assertEquals(folder.resolve("trace.json"), context.conclude().traceFile());
+
+        assertEquals("--trace " + folder + " is a directory, not a file to write", assertThrows(LaunchException.class,
+            () -> new LaunchContext().size(1).program(SleepingRank.class.getName()).traceFile(folder).conclude())
+            .getMessage());
+        assertThrows(LaunchException.class, () -> new LaunchContext().size(1).program(SleepingRank.class.getName())
+            .traceFile(folder.resolve("missing/trace.json")).conclude());
     }
 }
