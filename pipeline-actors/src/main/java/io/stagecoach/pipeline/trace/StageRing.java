@@ -72,7 +72,7 @@ public final class StageRing implements StageTracer
         final int device)
     {
         final int index = ring.tryClaim(RECORD_TYPE, StageRecord.LENGTH);
-        if (index > 0)
+        if (index >= 0)
         {
             StageRecord.encode(buffer, index, rank, transferId, chunk, stage, startNs, endNs, bytes, device);
             ring.commit(index);
