@@ -1,5 +1,7 @@
 package io.stagecoach.rank;
 
+import io.stagecoach.pipeline.trace.Stage;
+import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.pipeline.transfer.ChunkPlan;
 import io.stagecoach.pipeline.transfer.TransferHandle;
 import io.stagecoach.pipeline.transfer.TransferPort;
@@ -17,6 +19,8 @@ final class ChunkedReceive implements TransferPort
     final ChunkPlan plan;
     final int slots;
     private final CommandSink engine;
+    private final StageTracer tracer;
+    private final long[] wireStartNs;
     private final long[] slotAddress;
     private final int[] arrivedBytes;
     private final Offered[] offered;
@@ -27,13 +31,17 @@ final class ChunkedReceive implements TransferPort
     boolean finished;
     private boolean stopped;
 
-    ChunkedReceive(final CommandSink engine, final ReceiveOperation receive, final ChunkPlan plan, final int slots)
+    ChunkedReceive(
+        final CommandSink engine, final ReceiveOperation receive, final ChunkPlan plan, final int slots,
+        final StageTracer tracer)
     {
         this.engine = engine;
+        this.tracer = tracer;
         this.receive = receive;
         this.plan = plan;
         this.slots = Math.max(1, Math.min(slots, plan.chunks()));
         this.slotAddress = new long[this.slots];
+        this.wireStartNs = new long[this.slots];
         this.arrivedBytes = new int[this.slots];
         this.offered = new Offered[this.slots];
         this.unpacked = new Unpacked[this.slots];
@@ -80,11 +88,20 @@ final class ChunkedReceive implements TransferPort
             final int index = chunk % slots;
             final long inChunk = offset - plan.offset(chunk);
             final int piece = (int)Math.min(lengthBytes - done, plan.length(chunk) - inChunk);
+            if (arrivedBytes[index] == 0 && tracer.isEnabled())
+            {
+                wireStartNs[index] = System.nanoTime();
+            }
             RawMemory.copy(srcAddress + done, slotAddress[index] + inChunk, piece);
             arrivedBytes[index] += piece;
             if (arrivedBytes[index] == plan.length(chunk))
             {
                 arrivedBytes[index] = 0;
+                if (tracer.isEnabled())
+                {
+                    tracer.record(receive.transferId, chunk, Stage.WIRE, wireStartNs[index], System.nanoTime(),
+                        plan.length(chunk), receive.buffer.device());
+                }
                 handle.chunkArrived(chunk, slotAddress[index]);
             }
             done += piece;

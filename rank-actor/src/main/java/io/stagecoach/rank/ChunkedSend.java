@@ -1,5 +1,7 @@
 package io.stagecoach.rank;
 
+import io.stagecoach.pipeline.trace.Stage;
+import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.pipeline.transfer.ChunkPlan;
 import io.stagecoach.pipeline.transfer.TransferHandle;
 import io.stagecoach.pipeline.transfer.TransferPort;
@@ -16,6 +18,8 @@ final class ChunkedSend implements TransferPort
     final ChunkPlan plan;
     final int slots;
     private final CommandSink engine;
+    private final StageTracer tracer;
+    private final long[] wireStartNs;
     private final long[] chunkAddress;
     private final int[] readyChunk;
     private final Packed[] packed;
@@ -23,13 +27,17 @@ final class ChunkedSend implements TransferPort
     int chunksSent;
     private boolean stopped;
 
-    ChunkedSend(final CommandSink engine, final SendOperation send, final ChunkPlan plan, final int slots)
+    ChunkedSend(
+        final CommandSink engine, final SendOperation send, final ChunkPlan plan, final int slots,
+        final StageTracer tracer)
     {
         this.engine = engine;
+        this.tracer = tracer;
         this.send = send;
         this.plan = plan;
         this.slots = Math.max(1, Math.min(slots, plan.chunks()));
         this.chunkAddress = new long[this.slots];
+        this.wireStartNs = new long[this.slots];
         this.readyChunk = new int[this.slots];
         this.packed = new Packed[this.slots];
         for (int i = 0; i < this.slots; i++)
@@ -56,10 +64,26 @@ final class ChunkedSend implements TransferPort
     }
 
     /**
+     * The engine puts the first byte of a chunk on the wire.
+     */
+    void sending(final int chunk)
+    {
+        if (tracer.isEnabled())
+        {
+            wireStartNs[chunk % slots] = System.nanoTime();
+        }
+    }
+
+    /**
      * The engine put the last byte of a chunk on the wire: the pipeline may reuse its host memory.
      */
     void sent(final int chunk)
     {
+        if (tracer.isEnabled())
+        {
+            tracer.record(send.transferId, chunk, Stage.WIRE, wireStartNs[chunk % slots], System.nanoTime(),
+                plan.length(chunk), send.buffer.device());
+        }
         readyChunk[chunk % slots] = -1;
         chunksSent++;
         handle.chunkSent(chunk);

@@ -3,6 +3,7 @@ package io.stagecoach.rank;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.stage.InlineStaging;
+import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.pipeline.transfer.ChunkPlan;
 import io.stagecoach.pipeline.transfer.TransferPipeline;
 import io.stagecoach.pipeline.transfer.TransferSpec;
@@ -18,18 +19,21 @@ final class DevicePath implements AutoCloseable
     private final InlineStaging inline;
     private final long chunkBytes;
     private final int slots;
+    private final StageTracer tracer;
     private volatile TransferPipeline pipeline;
 
     /**
      * @param runtime    the device layer, or null when the rank has none (a device buffer is then an error).
      * @param chunkBytes bytes of a chunk of a large transfer.
      * @param slots      chunks of one transfer that may be in host memory at once.
+     * @param tracer     told when each chunk crosses the wire ({@link StageTracer#OFF} for none).
      */
-    DevicePath(final DeviceRuntime runtime, final long chunkBytes, final int slots)
+    DevicePath(final DeviceRuntime runtime, final long chunkBytes, final int slots, final StageTracer tracer)
     {
         this.inline = runtime == null ? null : new InlineStaging(runtime);
         this.chunkBytes = chunkBytes;
         this.slots = slots;
+        this.tracer = tracer;
     }
 
     /**
@@ -64,7 +68,7 @@ final class DevicePath implements AutoCloseable
      */
     ChunkedSend startSend(final CommandSink engine, final SendOperation send)
     {
-        final ChunkedSend transfer = new ChunkedSend(engine, send, plan(send.packedBytes), slots);
+        final ChunkedSend transfer = new ChunkedSend(engine, send, plan(send.packedBytes), slots, tracer);
         transfer.handle = pipeline().startSend(new TransferSpec(send.transferId, send.destination,
             send.buffer.baseAddress(), send.buffer.device(), send.count, send.compiled, transfer.plan, transfer.slots,
             transfer));
@@ -78,7 +82,7 @@ final class DevicePath implements AutoCloseable
      */
     ChunkedReceive startReceive(final CommandSink engine, final ReceiveOperation receive)
     {
-        final ChunkedReceive transfer = new ChunkedReceive(engine, receive, plan(receive.packedBytes), slots);
+        final ChunkedReceive transfer = new ChunkedReceive(engine, receive, plan(receive.packedBytes), slots, tracer);
         transfer.handle = pipeline().startReceive(new TransferSpec(receive.transferId, receive.matchedSource,
             receive.buffer.baseAddress(), receive.buffer.device(), receive.count, receive.compiled, transfer.plan,
             transfer.slots, transfer), true);

@@ -474,8 +474,16 @@ final class Outbound
 
     private static void sent(final SendOperation send, final int lengthBytes)
     {
-        send.sentBytes += lengthBytes;
         final ChunkedSend chunked = send.chunked;
+        if (chunked != null)
+        {
+            final int first = chunked.plan.chunkOf(send.sentBytes);
+            if (send.sentBytes == chunked.plan.offset(first))
+            {
+                chunked.sending(first);
+            }
+        }
+        send.sentBytes += lengthBytes;
         if (chunked != null)
         {
             final int chunk = chunked.plan.chunkOf(send.sentBytes - 1);

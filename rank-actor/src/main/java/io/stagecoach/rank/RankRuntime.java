@@ -11,6 +11,7 @@ import java.util.concurrent.locks.LockSupport;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.stagecoach.pipeline.stage.StagePipeline;
+import io.stagecoach.pipeline.trace.StageTracing;
 import io.stagecoach.pipeline.transport.aeron.AeronTransport;
 import io.stagecoach.pipeline.transport.aeron.DaemonThreads;
 import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
@@ -51,6 +52,7 @@ final class RankRuntime
     private RendezvousClient rendezvous;
     private boolean ownsRendezvous;
     private DevicePath device;
+    private StageTracing tracing;
     private ProgressEngine engine;
     private ActorSystem<RankBehavior.Command> system;
     private AeronTransport transport;
@@ -82,7 +84,9 @@ final class RankRuntime
         final String directory = mediaDriverDirectory();
         rendezvous = rendezvousClient();
         final List<PeerAddress> peers = peerAddresses();
-        device = new DevicePath(context.deviceRuntime(), context.chunkBytes(), context.pipelineSlots());
+        tracing = StageTracing.start(context.stageTraceContext());
+        device = new DevicePath(context.deviceRuntime(), context.chunkBytes(), context.pipelineSlots(),
+            tracing.tracer());
         engine = new ProgressEngine(rank, context.size(), context.engineSettings(), device);
         final PeerLossListener launcher = rendezvous == null ? PeerLossListener.NONE : rendezvous::reportLostPeer;
         system = ActorSystem.create(RankBehavior.create(engine, engine.peerProcesses(), launcher),
@@ -90,7 +94,7 @@ final class RankRuntime
         if (context.deviceRuntime() != null)
         {
             device.pipeline(new StagePipeline(system, context.deviceRuntime(), context.pipelinePoolSlots(),
-                context.chunkBytes()));
+                context.chunkBytes(), tracing.tracer()));
         }
         engine.lossListener((peer, reason) -> system.tell(new RankBehavior.PeerLost(peer, reason)));
         if (rendezvous != null)
@@ -220,6 +224,7 @@ final class RankRuntime
         CloseHelper.quietClose(transport);
         terminate(system);
         CloseHelper.quietClose(device);
+        CloseHelper.quietClose(tracing);
         if (ownsRendezvous)
         {
             CloseHelper.quietClose(rendezvous);

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import io.stagecoach.pipeline.transport.aeron.AeronTransport;
 import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
 import io.stagecoach.pipeline.transport.aeron.PeerAddress;
+import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.rank.bootstrap.RendezvousClient;
 import io.stagecoach.rank.bootstrap.RendezvousListener;
@@ -88,7 +89,7 @@ class LauncherDeathNoticeTest
             final StagecoachContext context = new StagecoachContext().rank(0).size(3).jobId(jobId).nodeName("node")
                 .peers(peers).aeronDirectoryName(driver.aeronDirectoryName()).useRendezvous(false).conclude();
             final ProgressEngine engine = new ProgressEngine(0, 3, context.engineSettings(),
-                new DevicePath(null, context.chunkBytes(), 1));
+                new DevicePath(null, context.chunkBytes(), 1, StageTracer.OFF));
             engine.submit(locked -> locked.peerDied(2, "exit status 137 (signal 9, SIGKILL)"));
             try (AeronTransport transport = AeronTransport.connect(
                 context.transportContext(peers, driver.aeronDirectoryName()).listener(engine), error -> { }))

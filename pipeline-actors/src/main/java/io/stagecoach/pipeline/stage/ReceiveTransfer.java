@@ -5,6 +5,8 @@ import io.stagecoach.device.DeviceEvent;
 import io.stagecoach.device.DevicePacker;
 import io.stagecoach.device.DeviceStream;
 import io.stagecoach.device.pool.BufferSlot;
+import io.stagecoach.pipeline.trace.Stage;
+import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.pipeline.transfer.ChunkPlan;
 import io.stagecoach.pipeline.transfer.TransferHandle;
 import io.stagecoach.pipeline.transfer.TransferSpec;
@@ -86,6 +88,9 @@ final class ReceiveTransfer implements TransferHandle
     private final int ring;
     private final DevicePacker packer;
     private final DeviceStream stream;
+    private final StageTracer tracer;
+    private final Stage stage;
+    private final long[] issuedNs;
     private final BufferSlot[] leased;
     private final int[] slotOfChunk;
     private final int[] arrivedChunk;
@@ -113,11 +118,14 @@ final class ReceiveTransfer implements TransferHandle
         this.ring = withSlots ? slots : SHARED_RING;
         this.packer = pipeline.runtime().packer(spec.type(), spec.device());
         this.stream = pipeline.unpackStream(spec.device());
+        this.tracer = pipeline.tracer();
+        this.stage = spec.type().isContiguous() ? Stage.H2D : Stage.UNPACK;
         this.leased = new BufferSlot[slots];
         this.slotOfChunk = new int[slots];
         this.arrivedChunk = new int[ring];
         this.arrivedAddress = new long[ring];
         this.events = new DeviceEvent[ring];
+        this.issuedNs = new long[ring];
         this.arrived = new Arrived[ring];
         this.unpacked = new Unpacked[ring];
         for (int i = 0; i < ring; i++)
@@ -231,6 +239,7 @@ final class ReceiveTransfer implements TransferHandle
             events[index] = pipeline.takeEvent(spec.device());
         }
         workInFlight++;
+        issuedNs[index] = tracer.isEnabled() ? System.nanoTime() : 0;
         try
         {
             synchronized (stream)
@@ -255,6 +264,11 @@ final class ReceiveTransfer implements TransferHandle
             return finishIfIdle();
         }
         final int chunk = arrivedChunk[message.index()];
+        if (tracer.isEnabled())
+        {
+            tracer.record(spec.transferId(), chunk, stage, issuedNs[message.index()], System.nanoTime(),
+                plan.length(chunk), spec.device());
+        }
         spec.port().chunkUnpacked(chunk);
         if (++unpackedChunks == plan.chunks())
         {

@@ -5,6 +5,8 @@ import io.stagecoach.device.DeviceEvent;
 import io.stagecoach.device.DevicePacker;
 import io.stagecoach.device.DeviceStream;
 import io.stagecoach.device.pool.BufferSlot;
+import io.stagecoach.pipeline.trace.Stage;
+import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.pipeline.transfer.ChunkPlan;
 import io.stagecoach.pipeline.transfer.TransferHandle;
 import io.stagecoach.pipeline.transfer.TransferSpec;
@@ -82,6 +84,9 @@ final class SendTransfer implements TransferHandle
     private final int slots;
     private final DevicePacker packer;
     private final DeviceStream stream;
+    private final StageTracer tracer;
+    private final Stage stage;
+    private final long[] issuedNs;
     private final BufferSlot[] leased;
     private final DeviceEvent[] events;
     private final int[] chunkInSlot;
@@ -106,6 +111,9 @@ final class SendTransfer implements TransferHandle
         this.slots = spec.slotsUsed();
         this.packer = pipeline.runtime().packer(spec.type(), spec.device());
         this.stream = pipeline.packStream(spec.device());
+        this.tracer = pipeline.tracer();
+        this.stage = spec.type().isContiguous() ? Stage.D2H : Stage.PACK;
+        this.issuedNs = new long[slots];
         this.leased = new BufferSlot[slots];
         this.events = new DeviceEvent[slots];
         this.chunkInSlot = new int[slots];
@@ -201,6 +209,7 @@ final class SendTransfer implements TransferHandle
         chunkInSlot[slot] = chunk;
         slotOfChunk[chunk % slots] = slot;
         workInFlight++;
+        issuedNs[slot] = tracer.isEnabled() ? System.nanoTime() : 0;
         try
         {
             synchronized (stream)
@@ -224,7 +233,13 @@ final class SendTransfer implements TransferHandle
             return finishIfIdle();
         }
         final int slot = message.slot();
-        spec.port().chunkPacked(chunkInSlot[slot], leased[slot].address());
+        final int chunk = chunkInSlot[slot];
+        if (tracer.isEnabled())
+        {
+            tracer.record(spec.transferId(), chunk, stage, issuedNs[slot], System.nanoTime(), plan.length(chunk),
+                spec.device());
+        }
+        spec.port().chunkPacked(chunk, leased[slot].address());
         return Behaviors.same();
     }
 

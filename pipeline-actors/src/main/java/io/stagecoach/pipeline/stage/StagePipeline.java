@@ -11,6 +11,7 @@ import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.DeviceStream;
 import io.stagecoach.device.pool.BufferPool;
 import io.stagecoach.device.pool.BufferSlot;
+import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.pipeline.transfer.TransferHandle;
 import io.stagecoach.pipeline.transfer.TransferPipeline;
 import io.stagecoach.pipeline.transfer.TransferSpec;
@@ -29,6 +30,7 @@ public final class StagePipeline implements TransferPipeline
 {
     private final ActorSystem<?> system;
     private final DeviceRuntime runtime;
+    private final StageTracer tracer;
     private final int slots;
     private final long slotBytes;
     private BufferPool sendSlots;
@@ -44,11 +46,18 @@ public final class StagePipeline implements TransferPipeline
      * @param runtime   the device layer of this process.
      * @param slots     slots of each pool of pinned host memory (sends and receives have one each).
      * @param slotBytes bytes of a slot: the largest chunk.
+     * @param tracer    told of the device stages of every chunk ({@link StageTracer#OFF} for none).
      */
-    public StagePipeline(final ActorSystem<?> system, final DeviceRuntime runtime, final int slots, final long slotBytes)
+    public StagePipeline(
+        final ActorSystem<?> system,
+        final DeviceRuntime runtime,
+        final int slots,
+        final long slotBytes,
+        final StageTracer tracer)
     {
         this.system = system;
         this.runtime = runtime;
+        this.tracer = tracer;
         this.slots = slots;
         this.slotBytes = slotBytes;
         this.packStreams = new DeviceStream[runtime.deviceCount()];
@@ -140,6 +149,11 @@ public final class StagePipeline implements TransferPipeline
     DeviceRuntime runtime()
     {
         return runtime;
+    }
+
+    StageTracer tracer()
+    {
+        return tracer;
     }
 
     CompletableFuture<BufferSlot> leaseSlot(final boolean send)
