@@ -25,6 +25,14 @@ final class ChunkedReceive implements TransferPort
     private final int[] arrivedBytes;
     private final Offered[] offered;
     private final Unpacked[] unpacked;
+    /** Chunks that may wait for their unpack at once when they are taken out of the sender's arena. */
+    static final int ARENA_RING = 64;
+
+    /** Where the sender's shared arena starts in this process, when its chunks are taken out of it; 0 otherwise. */
+    final long arenaBase;
+    /** The sender's slot region, as offsets in its arena: a CHUNK must name bytes inside it. */
+    long regionOffset;
+    long regionLength;
     TransferHandle handle;
     int chunksOffered;
     int chunksUnpacked;
@@ -33,10 +41,12 @@ final class ChunkedReceive implements TransferPort
 
     ChunkedReceive(
         final CommandSink engine, final ReceiveOperation receive, final ChunkPlan plan, final int slots,
-        final StageTracer tracer)
+        final StageTracer tracer, final long arenaBase)
     {
         this.engine = engine;
         this.tracer = tracer;
+        this.arenaBase = arenaBase;
+        this.finished = arenaBase != 0;
         this.receive = receive;
         this.plan = plan;
         this.slots = Math.max(1, Math.min(slots, plan.chunks()));
@@ -44,20 +54,45 @@ final class ChunkedReceive implements TransferPort
         this.wireStartNs = new long[this.slots];
         this.arrivedBytes = new int[this.slots];
         this.offered = new Offered[this.slots];
-        this.unpacked = new Unpacked[this.slots];
+        this.unpacked = new Unpacked[arenaBase != 0 ? ARENA_RING : this.slots];
         for (int i = 0; i < this.slots; i++)
         {
             offered[i] = new Offered(this);
+        }
+        for (int i = 0; i < unpacked.length; i++)
+        {
             unpacked[i] = new Unpacked(this);
         }
     }
 
     /**
-     * @return packed bytes the sender may send so far: up to the end of the last chunk offered.
+     * @return packed bytes the sender may send so far: up to the end of the last chunk offered; all of them when the
+     * chunks are taken out of the sender's arena.
      */
     long windowBytes()
     {
+        if (arenaBase != 0)
+        {
+            return plan.packedBytes();
+        }
         return chunksOffered == 0 ? 0 : plan.offset(chunksOffered - 1) + plan.length(chunksOffered - 1);
+    }
+
+    /**
+     * A chunk lies in the sender's arena, at an offset its CHUNK names: it goes to the pipeline to be unpacked in
+     * place.
+     *
+     * @return false when the CHUNK names a chunk outside the transfer or bytes outside the sender's slot region.
+     */
+    boolean arrivedInArena(final int chunk, final long arenaOffset)
+    {
+        if (chunk < 0 || chunk >= plan.chunks() || arenaOffset < regionOffset ||
+            arenaOffset + plan.length(chunk) > regionOffset + regionLength)
+        {
+            return false;
+        }
+        handle.chunkArrived(chunk, arenaBase + arenaOffset);
+        return true;
     }
 
     /**
@@ -145,7 +180,9 @@ final class ChunkedReceive implements TransferPort
 
     public void chunkUnpacked(final int chunk)
     {
-        engine.enqueue(unpacked[chunk % slots]);
+        final Unpacked command = unpacked[chunk % unpacked.length];
+        command.chunk = chunk;
+        engine.enqueue(command);
     }
 
     public void transferFailed(final Throwable failure)
@@ -181,6 +218,7 @@ final class ChunkedReceive implements TransferPort
     private static final class Unpacked implements EngineCommand
     {
         private final ChunkedReceive transfer;
+        int chunk;
 
         Unpacked(final ChunkedReceive transfer)
         {
@@ -190,7 +228,7 @@ final class ChunkedReceive implements TransferPort
         public void execute(final ProgressEngine engine)
         {
             transfer.chunksUnpacked++;
-            engine.chunkUnpacked(transfer.receive);
+            engine.chunkUnpacked(transfer.receive, chunk);
         }
     }
 }

@@ -23,16 +23,25 @@ final class ChunkedSend implements TransferPort
     private final long[] chunkAddress;
     private final int[] readyChunk;
     private final Packed[] packed;
+    /** Whether the chunks lie in slots of this rank's shared arena. */
+    final boolean inArena;
+    /** The slot region an arena RTS names, when {@link #inArena}. */
+    final long sharedRegion;
     TransferHandle handle;
     int chunksSent;
+    /** The receiver takes the chunks out of the arena's slots (its CTS said so): CHUNK messages instead of DATA. */
+    boolean arenaWire;
+    int chunksAnnounced;
     private boolean stopped;
 
     ChunkedSend(
         final CommandSink engine, final SendOperation send, final ChunkPlan plan, final int slots,
-        final StageTracer tracer)
+        final StageTracer tracer, final long sharedRegion)
     {
         this.engine = engine;
         this.tracer = tracer;
+        this.inArena = sharedRegion != 0;
+        this.sharedRegion = sharedRegion;
         this.send = send;
         this.plan = plan;
         this.slots = Math.max(1, Math.min(slots, plan.chunks()));
@@ -92,6 +101,15 @@ final class ChunkedSend implements TransferPort
     /**
      * Stops the pipeline's side of the transfer, once.
      */
+    /**
+     * The engine named a packed chunk to a receiver that takes it out of the arena (a CHUNK).
+     */
+    void announced(final int chunk)
+    {
+        sending(chunk);
+        chunksAnnounced++;
+    }
+
     void cancel()
     {
         if (handle != null && !stopped)

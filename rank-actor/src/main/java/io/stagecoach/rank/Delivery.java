@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.host.CrossMemory;
+import io.stagecoach.protocol.wire.ClearToSendFlyweight;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.protocol.wire.MessageType;
@@ -198,10 +199,14 @@ final class Delivery
         }
         if (receive.buffer.isDevice())
         {
-            startChunkedReceive(receive, peer, senderTransferId);
+            if ((sourceFlags & EnvelopeFlyweight.FLAG_ARENA_CHUNKS) == 0 ||
+                !startArenaReceive(receive, peer, senderTransferId, sourcePid, sourceAddress))
+            {
+                startChunkedReceive(receive, peer, senderTransferId);
+            }
             return;
         }
-        if (sourceAddress != 0 && peer.readable &&
+        if (sourceAddress != 0 && (sourceFlags & EnvelopeFlyweight.FLAG_ARENA_CHUNKS) == 0 && peer.readable &&
             (receive.readTarget() != 0 || packedBytes <= HostBufferPool.MAX_BUFFER_BYTES) &&
             readSameNode(receive, peer, sourcePid, sourceAddress, packedBytes, sourceFlags))
         {
@@ -428,6 +433,59 @@ final class Delivery
     }
 
     /**
+     * A large device message from a same-node sender whose stage pipeline packs the chunks into slots of its shared
+     * arena: this rank maps that slot region, registers it with its device and takes each chunk out in place as the
+     * sender's CHUNK names it (a CTS with FLAG_ARENA says so).
+     *
+     * @return false when the region cannot be mapped or registered here: the chunks then come as DATA.
+     */
+    private boolean startArenaReceive(
+        final ReceiveOperation receive, final Peer peer, final long senderTransferId, final long sourcePid,
+        final long region)
+    {
+        final long regionOffset = EnvelopeFlyweight.slotRegionOffset(region);
+        final long regionLength = EnvelopeFlyweight.slotRegionLength(region);
+        final long regionBase;
+        try
+        {
+            if (!peer.readable || peerArenas == null)
+            {
+                return false;
+            }
+            regionBase = peerArenas.slotRegion(peer.rank, sourcePid, region, regionOffset, regionLength);
+        }
+        catch (final IllegalStateException ex)
+        {
+            LOG.info("rank {}: large device messages of rank {} come as DATA: {}", rank, peer.rank, ex.getMessage());
+            return false;
+        }
+        if (!device.registerPeerSlots(peer.rank, regionBase, regionLength))
+        {
+            return false;
+        }
+        receive.transferId = transfers.nextId();
+        receive.senderTransferId = senderTransferId;
+        try
+        {
+            receive.chunked = device.startReceive(engine, receive, regionBase - regionOffset);
+        }
+        catch (final RuntimeException ex)
+        {
+            completions.fail(receive.request, ex);
+            outbound.control(peer, new ControlMessage(MessageType.ERROR, senderTransferId, 0, 0,
+                ErrorFlyweight.FLAG_SEND, ErrorFlyweight.CODE_STAGING, "rank " + rank +
+                " could not stage the receive: " + ex.getMessage()));
+            return true;
+        }
+        receive.chunked.regionOffset = regionOffset;
+        receive.chunked.regionLength = regionLength;
+        transfers.receives.put(receive.transferId, receive);
+        outbound.sendCts(peer, ClearToSendFlyweight.FLAG_ARENA, senderTransferId, receive.transferId,
+            receive.packedBytes);
+        return true;
+    }
+
+    /**
      * The stage pipeline offered host memory for another chunk of a device receive: the sender may send up to its
      * end.
      */
@@ -441,14 +499,20 @@ final class Delivery
     }
 
     /**
-     * A chunk of a device receive reached the device buffer: the receive completes with its last chunk, once the
-     * sender's FIN came.
+     * A chunk of a device receive reached the device buffer: a sender whose arena held it may reuse the slot; the
+     * receive completes with its last chunk (once the sender's FIN came, when the chunks came as DATA).
      */
-    void chunkUnpacked(final ReceiveOperation receive)
+    void chunkUnpacked(final ReceiveOperation receive, final int chunk)
     {
         final ChunkedReceive chunked = receive.chunked;
+        if (chunked.arenaBase != 0 && chunk >= 0 && !receive.request.isDone())
+        {
+            outbound.sendChunkDone(liveness.peer(receive.matchedSource), receive.senderTransferId, chunk);
+        }
         if (chunked.isUnpacked() && chunked.finished && !receive.request.isDone())
         {
+            transfers.receives.remove(receive.transferId);
+            receive.receivedBytes = receive.packedBytes;
             completions.completeReceive(receive);
         }
     }
@@ -481,7 +545,7 @@ final class Delivery
         if (receive.chunked != null)
         {
             receive.chunked.finished = true;
-            chunkUnpacked(receive);
+            chunkUnpacked(receive, -1);
             return;
         }
         if (receive.staging != null)

@@ -1,24 +1,34 @@
 package io.stagecoach.rank;
 
+import io.stagecoach.device.Allocation;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.stage.InlineStaging;
+import io.stagecoach.pipeline.stage.StagePipeline;
 import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.pipeline.transfer.ChunkPlan;
 import io.stagecoach.pipeline.transfer.TransferPipeline;
 import io.stagecoach.pipeline.transfer.TransferSpec;
 import io.stagecoach.protocol.ErrorClass;
+import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 
 /**
  * The device side of the engine's messages: one up to the eager threshold is staged on the engine's thread
  * ({@link InlineStaging}: a hand-off to another thread and back would cost more than the device work); a larger one
  * runs through the stage pipeline in chunks ({@link TransferPipeline}), whose answers come back as engine commands.
+ * A send to a same-node peer packs its chunks into slots of this rank's shared arena, which the receiver maps and
+ * registers with its device ({@link #peerSlots}) to unpack them in place: no CPU copies a byte of them.
  */
 final class DevicePath implements AutoCloseable
 {
+    private final DeviceRuntime runtime;
     private final InlineStaging inline;
     private final long chunkBytes;
     private final int slots;
+    private final int poolSlots;
+    private final boolean arenaWire;
+    private final Allocation[] peerSlots;
+    private long sharedRegion;
     private final StageTracer tracer;
     private volatile TransferPipeline pipeline;
 
@@ -26,13 +36,27 @@ final class DevicePath implements AutoCloseable
      * @param runtime    the device layer, or null when the rank has none (a device buffer is then an error).
      * @param chunkBytes bytes of a chunk of a large transfer.
      * @param slots      chunks of one transfer that may be in host memory at once.
+     * @param poolSlots  slots of each of the pipeline's pools, the shared one included.
+     * @param size       ranks of the job.
+     * @param arenaWire  whether chunks to same-node peers go through slots of the shared arena.
      * @param tracer     told when each chunk crosses the wire ({@link StageTracer#OFF} for none).
      */
-    DevicePath(final DeviceRuntime runtime, final long chunkBytes, final int slots, final StageTracer tracer)
+    DevicePath(
+        final DeviceRuntime runtime,
+        final long chunkBytes,
+        final int slots,
+        final int poolSlots,
+        final int size,
+        final boolean arenaWire,
+        final StageTracer tracer)
     {
+        this.arenaWire = arenaWire;
+        this.runtime = runtime;
         this.inline = runtime == null ? null : new InlineStaging(runtime);
         this.chunkBytes = chunkBytes;
         this.slots = slots;
+        this.poolSlots = poolSlots;
+        this.peerSlots = new Allocation[size];
         this.tracer = tracer;
     }
 
@@ -62,17 +86,75 @@ final class DevicePath implements AutoCloseable
     }
 
     /**
+     * Sets the slots of same-node sends aside in this rank's shared arena, when the rank has a device.
+     */
+    void reserveSharedSlots(final SharedArena arena)
+    {
+        final TransferPipeline current = pipeline;
+        final long lengthBytes = StagePipeline.sharedSlotsBytes(poolSlots, chunkBytes);
+        final long address = current == null || !arenaWire ? 0 : arena.reserve(lengthBytes);
+        if (address != 0)
+        {
+            current.sharedSlots(address, lengthBytes);
+            sharedRegion = EnvelopeFlyweight.slotRegion(arena.offsetOf(address), lengthBytes);
+        }
+    }
+
+    /**
+     * @return the slot region of this rank's shared arena, as an arena RTS names it; 0 when there is none.
+     */
+    long sharedRegion()
+    {
+        return sharedRegion;
+    }
+
+    /**
      * Starts packing a large device send in chunks.
      *
+     * @param shared whether the chunks go into slots of the shared arena, for a same-node receiver to take in place.
      * @return the engine's side of the transfer.
      */
-    ChunkedSend startSend(final CommandSink engine, final SendOperation send)
+    ChunkedSend startSend(final CommandSink engine, final SendOperation send, final boolean shared)
     {
-        final ChunkedSend transfer = new ChunkedSend(engine, send, plan(send.packedBytes), slots, tracer);
+        final boolean inArena = shared && sharedRegion != 0;
+        final ChunkedSend transfer =
+            new ChunkedSend(engine, send, plan(send.packedBytes), slots, tracer, inArena ? sharedRegion : 0);
         transfer.handle = pipeline().startSend(new TransferSpec(send.transferId, send.destination,
             send.buffer.baseAddress(), send.buffer.device(), send.count, send.compiled, transfer.plan, transfer.slots,
-            transfer));
+            inArena, transfer));
         return transfer;
+    }
+
+    /**
+     * Registers a same-node peer's slot region, mapped in this process, with the device, once per peer: the unpack
+     * kernels then read chunks straight out of it.
+     *
+     * @param rank    the peer.
+     * @param address of the region in this process.
+     * @param length  of the region.
+     * @return false when the device refuses the region.
+     */
+    boolean registerPeerSlots(final int rank, final long address, final long length)
+    {
+        final Allocation known = peerSlots[rank];
+        if (known != null && known.address() == address && known.lengthBytes() == length)
+        {
+            return true;
+        }
+        if (known != null)
+        {
+            known.free();
+            peerSlots[rank] = null;
+        }
+        try
+        {
+            peerSlots[rank] = runtime.register(address, length);
+            return true;
+        }
+        catch (final RuntimeException ex)
+        {
+            return false;
+        }
     }
 
     /**
@@ -82,10 +164,23 @@ final class DevicePath implements AutoCloseable
      */
     ChunkedReceive startReceive(final CommandSink engine, final ReceiveOperation receive)
     {
-        final ChunkedReceive transfer = new ChunkedReceive(engine, receive, plan(receive.packedBytes), slots, tracer);
+        return startReceive(engine, receive, 0);
+    }
+
+    /**
+     * Starts receiving a large message into a device buffer in chunks.
+     *
+     * @param arenaBase where the sender's shared arena starts in this process, when its chunks are taken out of its
+     *                  slots in place; 0 when they arrive as bytes into slots of this rank.
+     * @return the engine's side of the transfer.
+     */
+    ChunkedReceive startReceive(final CommandSink engine, final ReceiveOperation receive, final long arenaBase)
+    {
+        final ChunkedReceive transfer =
+            new ChunkedReceive(engine, receive, plan(receive.packedBytes), slots, tracer, arenaBase);
         transfer.handle = pipeline().startReceive(new TransferSpec(receive.transferId, receive.matchedSource,
             receive.buffer.baseAddress(), receive.buffer.device(), receive.count, receive.compiled, transfer.plan,
-            transfer.slots, transfer), true);
+            transfer.slots, false, transfer), arenaBase == 0);
         return transfer;
     }
 
@@ -100,6 +195,14 @@ final class DevicePath implements AutoCloseable
 
     public void close()
     {
+        for (int i = 0; i < peerSlots.length; i++)
+        {
+            if (peerSlots[i] != null)
+            {
+                peerSlots[i].free();
+                peerSlots[i] = null;
+            }
+        }
         final TransferPipeline current = pipeline;
         if (current != null)
         {

@@ -5,6 +5,7 @@ import io.aeron.logbuffer.Header;
 import io.stagecoach.pipeline.transport.aeron.AeronTransport;
 import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.wire.AckFlyweight;
+import io.stagecoach.protocol.wire.ChunkFlyweight;
 import io.stagecoach.protocol.wire.ClearToSendFlyweight;
 import io.stagecoach.protocol.wire.DataFlyweight;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
@@ -46,6 +47,7 @@ final class Inbound implements FragmentHandler
     private final AckFlyweight ack = new AckFlyweight();
     private final ShortEagerFlyweight shortEager = new ShortEagerFlyweight();
     private final HelloFlyweight hello = new HelloFlyweight();
+    private final ChunkFlyweight chunk = new ChunkFlyweight();
     private final Outbound outbound;
     private AeronTransport transport;
 
@@ -145,6 +147,12 @@ final class Inbound implements FragmentHandler
             case MessageType.BYE_ACK:
                 peer.byeAcknowledged = true;
                 break;
+            case MessageType.CHUNK:
+                onChunk(peer, chunk.wrap(buffer, offset, length));
+                break;
+            case MessageType.CHUNK_DONE:
+                onChunkDone(peer, chunk.wrap(buffer, offset, length));
+                break;
             case MessageType.HELLO:
                 hello.wrap(buffer, offset, length);
                 liveness.helloArrived(peer, hello.pid(), hello.startTimeMs());
@@ -238,7 +246,7 @@ final class Inbound implements FragmentHandler
         final long sourcePid = readable ? envelope.sourcePid() : 0;
         final long sourceAddress = readable ? envelope.sourceAddress() : 0;
         final int sourceFlags = readable ? envelope.flags() &
-            (EnvelopeFlyweight.FLAG_SHARED | EnvelopeFlyweight.FLAG_DIRECT) : 0;
+            (EnvelopeFlyweight.FLAG_SHARED | EnvelopeFlyweight.FLAG_DIRECT | EnvelopeFlyweight.FLAG_ARENA_CHUNKS) : 0;
         if (receive == null)
         {
             final UnexpectedMessage message = unexpected(MessageType.RTS, peer.rank, null, 0);
@@ -278,8 +286,56 @@ final class Inbound implements FragmentHandler
         send.windowBytes = Math.max(send.windowBytes, message.windowBytes());
         if (send.receiverTransferId == 0)
         {
+            if ((message.flags() & ClearToSendFlyweight.FLAG_ARENA) != 0 && send.chunked != null &&
+                send.chunked.inArena)
+            {
+                send.chunked.arenaWire = true;
+            }
             send.receiverTransferId = message.receiverTransferId();
             peer.streaming.addLast(send);
+        }
+    }
+
+    /**
+     * A chunk of a device receive lies packed in a slot of the sender's arena: it goes to the pipeline, which unpacks
+     * it in place.
+     */
+    private void onChunk(final Peer peer, final ChunkFlyweight message)
+    {
+        final ReceiveOperation receive = transfers.receives.get(message.transferId());
+        if (receive == null || receive.matchedSource != peer.rank || receive.chunked == null ||
+            receive.chunked.arenaBase == 0)
+        {
+            return;
+        }
+        peer.arenaChunks++;
+        if (!receive.chunked.arrivedInArena(message.chunk(), message.arenaOffset()))
+        {
+            transfers.receives.remove(receive.transferId);
+            receive.releaseStaging();
+            completions.fail(receive.request, new StagecoachException(ErrorClass.INTERN, "rank " + peer.rank +
+                " named chunk " + message.chunk() + " at arena offset " + message.arenaOffset() + ", outside the " +
+                receive.chunked.plan + " or its slot region: " + receive.request));
+        }
+    }
+
+    /**
+     * The receiver took a chunk out of this rank's arena: the slot may take the next; the send completes with its
+     * last chunk.
+     */
+    private void onChunkDone(final Peer peer, final ChunkFlyweight message)
+    {
+        final SendOperation send = transfers.sends.get(message.transferId());
+        if (send == null || send.destination != peer.rank || send.chunked == null || !send.chunked.arenaWire ||
+            message.chunk() < send.chunked.chunksSent || message.chunk() >= send.chunked.chunksAnnounced)
+        {
+            return;
+        }
+        send.chunked.sent(message.chunk());
+        if (send.chunked.chunksSent == send.chunked.plan.chunks())
+        {
+            transfers.sends.remove(send.transferId);
+            completions.completeSend(send);
         }
     }
 

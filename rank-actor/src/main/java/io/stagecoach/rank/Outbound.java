@@ -76,7 +76,7 @@ final class Outbound
                 }
                 else
                 {
-                    send.chunked = device.startSend(engine, send);
+                    send.chunked = device.startSend(engine, send, peer.readable);
                 }
                 send.state = SendOperation.READY;
             }
@@ -257,11 +257,30 @@ final class Outbound
 
     void sendCts(final Peer peer, final long senderTransferId, final long receiverTransferId, final long packedBytes)
     {
-        if (!(peer.control.isEmpty() &&
-            sender.sendCts(peer, senderTransferId, receiverTransferId, packedBytes) != WireSender.BACK_PRESSURED))
+        sendCts(peer, 0, senderTransferId, receiverTransferId, packedBytes);
+    }
+
+    void sendCts(
+        final Peer peer, final int flags, final long senderTransferId, final long receiverTransferId,
+        final long windowBytes)
+    {
+        if (!(peer.control.isEmpty() && sender.sendCts(peer, flags, senderTransferId, receiverTransferId,
+            windowBytes) != WireSender.BACK_PRESSURED))
         {
             peer.control.addLast(new ControlMessage(
-                MessageType.CTS, senderTransferId, receiverTransferId, packedBytes, 0, 0, null));
+                MessageType.CTS, senderTransferId, receiverTransferId, windowBytes, flags, 0, null));
+        }
+    }
+
+    /**
+     * Tells the sender of a chunk taken out of its arena that its slot may take the next one.
+     */
+    void sendChunkDone(final Peer peer, final long senderTransferId, final int chunk)
+    {
+        if (!(peer.control.isEmpty() && sender.sendChunk(peer, MessageType.CHUNK_DONE, senderTransferId, chunk, 0) !=
+            WireSender.BACK_PRESSURED))
+        {
+            peer.control.addLast(new ControlMessage(MessageType.CHUNK_DONE, senderTransferId, chunk, 0, 0, 0, null));
         }
     }
 
@@ -411,7 +430,26 @@ final class Outbound
         while (budgetBytes > 0 && (send = peer.streaming.peekFirst()) != null)
         {
             final int result;
-            if (send.sentBytes < send.packedBytes)
+            if (send.chunked != null && send.chunked.arenaWire)
+            {
+                final ChunkedSend chunked = send.chunked;
+                final int chunk = chunked.chunksAnnounced;
+                if (!chunked.isReady(chunk))
+                {
+                    break;
+                }
+                result = sender.sendChunk(peer, MessageType.CHUNK, send.receiverTransferId, chunk,
+                    hostBuffers.sharedOffset(chunked.address(chunk)));
+                if (result == WireSender.SENT)
+                {
+                    chunked.announced(chunk);
+                    if (chunked.chunksAnnounced == chunked.plan.chunks())
+                    {
+                        peer.streaming.pollFirst();
+                    }
+                }
+            }
+            else if (send.sentBytes < send.packedBytes)
             {
                 final int lengthBytes = nextFragmentBytes(peer, send);
                 if (lengthBytes == 0)

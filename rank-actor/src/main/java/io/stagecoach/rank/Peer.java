@@ -27,6 +27,7 @@ final class Peer
     long reads;
     long arenaCopies;
     long directCopies;
+    long arenaChunks;
     long nextSequence;
     long expectedSequence;
     long eagerCreditBytes;

@@ -366,7 +366,8 @@ final class ProgressEngine implements TransportListener, CommandSink
      * @param peerRank a rank.
      * @return eager sends to it, rendezvous sends to it, unexpected messages held, unexpected payload bytes held,
      * posted receives waiting, eager credit left towards it, messages from it read straight out of its memory, of
-     * those the ones copied out of its shared arena, and the ones copied straight out of a send buffer there.
+     * those the ones copied out of its shared arena, the ones copied straight out of a send buffer there, and the
+     * chunks of large device messages taken out of its arena's slots in place.
      */
     long[] counters(final int peerRank)
     {
@@ -376,7 +377,7 @@ final class ProgressEngine implements TransportListener, CommandSink
             final Peer peer = liveness.peer(peerRank);
             return new long[]{ peer.eagerSends, peer.rendezvousSends, queues.unexpectedCount(),
                 queues.unexpectedBytes(), queues.postedCount(), peer.eagerCreditBytes, peer.reads, peer.arenaCopies,
-                peer.directCopies };
+                peer.directCopies, peer.arenaChunks };
         }
         finally
         {
@@ -412,9 +413,9 @@ final class ProgressEngine implements TransportListener, CommandSink
         delivery.windowGrew(receive);
     }
 
-    void chunkUnpacked(final ReceiveOperation receive)
+    void chunkUnpacked(final ReceiveOperation receive, final int chunk)
     {
-        delivery.chunkUnpacked(receive);
+        delivery.chunkUnpacked(receive, chunk);
     }
 
     void chunkedSendFailed(final SendOperation send, final Throwable failure)
@@ -571,6 +572,10 @@ final class ProgressEngine implements TransportListener, CommandSink
             }
         }
         hostBuffers.arena(arena);
+        if (arena != null)
+        {
+            device.reserveSharedSlots(arena);
+        }
         peerArenas = new PeerArenas(directory, size);
         delivery.peerArenas(peerArenas);
     }

@@ -86,7 +86,7 @@ final class RankRuntime
         final List<PeerAddress> peers = peerAddresses();
         tracing = StageTracing.start(context.stageTraceContext());
         device = new DevicePath(context.deviceRuntime(), context.chunkBytes(), context.pipelineSlots(),
-            tracing.tracer());
+            context.pipelinePoolSlots(), context.size(), context.pipelineWire().equals("arena"), tracing.tracer());
         engine = new ProgressEngine(rank, context.size(), context.engineSettings(), device);
         final PeerLossListener launcher = rendezvous == null ? PeerLossListener.NONE : rendezvous::reportLostPeer;
         system = ActorSystem.create(RankBehavior.create(engine, engine.peerProcesses(), launcher),
@@ -217,13 +217,13 @@ final class RankRuntime
     private void release()
     {
         CloseHelper.quietClose(progressRunner);
+        terminate(system);
+        CloseHelper.quietClose(device);
         if (engine != null)
         {
             engine.detach();
         }
         CloseHelper.quietClose(transport);
-        terminate(system);
-        CloseHelper.quietClose(device);
         CloseHelper.quietClose(tracing);
         if (ownsRendezvous)
         {

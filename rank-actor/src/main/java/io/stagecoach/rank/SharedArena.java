@@ -152,6 +152,24 @@ final class SharedArena implements AutoCloseable
     }
 
     /**
+     * Sets a region aside for good, page aligned (the stage pipeline's shared slots); the first call takes the region
+     * at {@link #FIRST_OFFSET}.
+     *
+     * @param bytes of the region.
+     * @return its address, or 0 when the arena has no room.
+     */
+    synchronized long reserve(final long bytes)
+    {
+        final long offset = (nextOffset + 4095) & -4096L;
+        if (closed || bytes <= 0 || offset + bytes > lengthBytes)
+        {
+            return 0;
+        }
+        nextOffset = offset + bytes;
+        return baseAddress + offset;
+    }
+
+    /**
      * @return the offset in the arena of an address in it, or -1 when the address lies outside.
      */
     long offsetOf(final long address)

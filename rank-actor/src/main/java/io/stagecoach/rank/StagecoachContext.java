@@ -98,6 +98,7 @@ public final class StagecoachContext
     private long chunkBytes = longSetting("stagecoach.chunk.bytes", DEFAULT_CHUNK_BYTES);
     private int pipelineSlots = intSetting("stagecoach.pipeline.slots", DEFAULT_PIPELINE_SLOTS);
     private int pipelinePoolSlots = intSetting("stagecoach.pipeline.pool.slots", DEFAULT_PIPELINE_POOL_SLOTS);
+    private String pipelineWire = setting("stagecoach.pipeline.wire", "arena");
     private Path traceDirectory = pathSetting(StageTraceContext.DIRECTORY_PROPERTY);
     private int traceRingBytes =
         intSetting(StageTraceContext.RING_BYTES_PROPERTY, StageTraceContext.DEFAULT_RING_CAPACITY_BYTES);
@@ -163,6 +164,11 @@ public final class StagecoachContext
         {
             throw new IllegalArgumentException("chunk of " + chunkBytes + " bytes is outside [4096, " + (1L << 30) +
                 "] (stagecoach.chunk.bytes)");
+        }
+        if (!pipelineWire.equals("arena") && !pipelineWire.equals("stream"))
+        {
+            throw new IllegalArgumentException("pipeline wire '" + pipelineWire + "' is neither arena nor stream " +
+                "(stagecoach.pipeline.wire)");
         }
         if (pipelineSlots < 1 || pipelineSlots > pipelinePoolSlots)
         {
@@ -618,6 +624,27 @@ public final class StagecoachContext
     public StagecoachContext pipelineSlots(final int slots)
     {
         this.pipelineSlots = slots;
+        return this;
+    }
+
+    /**
+     * @return how chunks of large device messages cross to a same-node peer: {@code arena} or {@code stream}.
+     */
+    public String pipelineWire()
+    {
+        return pipelineWire;
+    }
+
+    /**
+     * @param wire how chunks of large device messages cross to a peer of the same node: {@code arena} (the default,
+     *             {@code stagecoach.pipeline.wire}): packed into slots of the sender's shared arena, which the
+     *             receiver registers with its device and unpacks from in place; {@code stream}: as DATA over Aeron,
+     *             as between nodes, into pinned slots of the receiver.
+     * @return this.
+     */
+    public StagecoachContext pipelineWire(final String wire)
+    {
+        this.pipelineWire = wire;
         return this;
     }
 

@@ -6,6 +6,7 @@ import io.aeron.Publication;
 import io.aeron.logbuffer.BufferClaim;
 import io.stagecoach.protocol.host.CrossMemory;
 import io.stagecoach.protocol.wire.AckFlyweight;
+import io.stagecoach.protocol.wire.ChunkFlyweight;
 import io.stagecoach.protocol.wire.ClearToSendFlyweight;
 import io.stagecoach.protocol.wire.DataFlyweight;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
@@ -46,6 +47,7 @@ final class WireSender
     private final AckFlyweight ack = new AckFlyweight();
     private final ShortEagerFlyweight shortEager = new ShortEagerFlyweight();
     private final HelloFlyweight hello = new HelloFlyweight();
+    private final ChunkFlyweight chunkMessage = new ChunkFlyweight();
 
     WireSender(final int rank, final int eagerThresholdBytes)
     {
@@ -99,7 +101,8 @@ final class WireSender
         {
             return sendShortEager(peer, send, sequence);
         }
-        final boolean readable = type == MessageType.RTS && peer.readable && send.readableAddress() != 0;
+        final boolean arena = type == MessageType.RTS && peer.readable && send.chunked != null && send.chunked.inArena;
+        final boolean readable = type == MessageType.RTS && peer.readable && (send.readableAddress() != 0 || arena);
         final int length = type == MessageType.EAGER ? eagerLength(send.packedBytes) :
             readable ? EnvelopeFlyweight.READABLE_LENGTH : EnvelopeFlyweight.HEADER_LENGTH;
         final boolean claimed = length <= peer.maxPayloadBytes;
@@ -122,7 +125,7 @@ final class WireSender
         }
         try
         {
-            writeEnvelope(peer, send, type, readable, sequence, buffer, offset, length);
+            writeEnvelope(peer, send, type, readable, arena, sequence, buffer, offset, length);
         }
         catch (final RuntimeException ex)
         {
@@ -205,7 +208,10 @@ final class WireSender
         switch (message.type)
         {
             case MessageType.CTS:
-                return sendCts(peer, message.first, message.second, message.third);
+                return sendCts(peer, message.flags, message.first, message.second, message.third);
+            case MessageType.CHUNK:
+            case MessageType.CHUNK_DONE:
+                return sendChunk(peer, message.type, message.first, (int)message.second, message.third);
             case MessageType.ACK:
                 return sendAck(peer, message.first);
             case MessageType.ERROR:
@@ -217,7 +223,9 @@ final class WireSender
         }
     }
 
-    int sendCts(final Peer peer, final long senderTransferId, final long receiverTransferId, final long windowBytes)
+    int sendCts(
+        final Peer peer, final int flags, final long senderTransferId, final long receiverTransferId,
+        final long windowBytes)
     {
         final long result = peer.publication.tryClaim(ClearToSendFlyweight.LENGTH, claim);
         if (result < 0)
@@ -225,9 +233,25 @@ final class WireSender
             return outcome(result);
         }
         cts.wrap(claim.buffer(), claim.offset(), ClearToSendFlyweight.LENGTH);
-        start(cts, MessageType.CTS, 0, peer);
+        start(cts, MessageType.CTS, flags, peer);
         cts.senderTransferId(senderTransferId).receiverTransferId(receiverTransferId).windowBytes(windowBytes);
         return finish(peer, true, ClearToSendFlyweight.LENGTH);
+    }
+
+    /**
+     * A CHUNK (to the receiver, naming where the chunk lies in this rank's arena) or a CHUNK_DONE (to the sender).
+     */
+    int sendChunk(final Peer peer, final int type, final long transferId, final int chunk, final long arenaOffset)
+    {
+        final long result = peer.publication.tryClaim(ChunkFlyweight.LENGTH, claim);
+        if (result < 0)
+        {
+            return outcome(result);
+        }
+        chunkMessage.wrap(claim.buffer(), claim.offset(), ChunkFlyweight.LENGTH);
+        start(chunkMessage, type, 0, peer);
+        chunkMessage.transferId(transferId).chunk(chunk).arenaOffset(arenaOffset);
+        return finish(peer, true, ChunkFlyweight.LENGTH);
     }
 
     int sendAck(final Peer peer, final long senderTransferId)
@@ -300,6 +324,7 @@ final class WireSender
         final SendOperation send,
         final int type,
         final boolean readable,
+        final boolean arena,
         final long sequence,
         final MutableDirectBuffer buffer,
         final int offset,
@@ -309,13 +334,18 @@ final class WireSender
         start(envelope, type, (send.synchronous ? EnvelopeFlyweight.FLAG_SYNC : 0) |
             (readable ? EnvelopeFlyweight.FLAG_READABLE : 0) |
             (readable && send.sharedOffset > 0 ? EnvelopeFlyweight.FLAG_SHARED : 0) |
-            (readable && send.description != null ? EnvelopeFlyweight.FLAG_DIRECT : 0), peer);
+            (readable && send.description != null ? EnvelopeFlyweight.FLAG_DIRECT : 0) |
+            (arena ? EnvelopeFlyweight.FLAG_ARENA_CHUNKS : 0), peer);
         envelope.contextId(send.contextId).tag(send.tag).sequence(sequence).transferId(send.transferId)
             .packedBytes(send.packedBytes)
             .signature(send.signature.hash, send.signature.length, send.signature.sizeBytes);
         if (type == MessageType.EAGER)
         {
             send.packInto(0, (int)send.packedBytes, buffer.addressOffset() + offset + EnvelopeFlyweight.HEADER_LENGTH);
+        }
+        else if (arena)
+        {
+            envelope.sourcePid(CrossMemory.pid()).sourceAddress(send.chunked.sharedRegion);
         }
         else if (readable)
         {

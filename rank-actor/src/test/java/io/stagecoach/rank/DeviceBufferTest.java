@@ -127,9 +127,12 @@ class DeviceBufferTest
             assertEquals(sentBefore, sender.transfersStarted(), "small sends were staged on the engine thread");
             assertEquals(receivedBefore, receiver.transfersStarted(), "small receives were staged on the engine thread");
 
+            final long arenaChunksBefore = job.rank(1).engine().counters(0)[9];
             final Request receive = job.rank(1).irecv(to, 100_000, Datatype.DOUBLE, 0, 12);
             job.rank(0).isend(from, 100_000, Datatype.DOUBLE, 1, 12).await(TIMEOUT);
             assertEquals(100_000, receive.await(TIMEOUT).count());
+            assertEquals(arenaChunksBefore + (800_000 + CHUNK - 1) / CHUNK, job.rank(1).engine().counters(0)[9],
+                "every chunk of a same-node device message was taken out of the sender's arena in place");
             assertEquals(sentBefore + 1, sender.transfersStarted(), "a large send goes through the pipeline");
             assertEquals(receivedBefore + 1, receiver.transfersStarted(), "a large receive goes through the pipeline");
         }

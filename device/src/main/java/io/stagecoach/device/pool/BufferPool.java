@@ -38,13 +38,15 @@ public final class BufferPool implements AutoCloseable
     private final ManyToManyConcurrentArrayQueue<BufferSlot> free;
     private final ArrayDeque<CompletableFuture<BufferSlot>> waiters = new ArrayDeque<>();
     private final AtomicInteger waiting = new AtomicInteger();
+    private final boolean ownsMemory;
     private volatile boolean closed;
 
     private BufferPool(final String name, final Allocation allocation, final int slotCount, final long slotBytes,
-        final long strideBytes)
+        final long strideBytes, final boolean ownsMemory)
     {
         this.name = name;
         this.allocation = allocation;
+        this.ownsMemory = ownsMemory;
         this.slotBytes = slotBytes;
         this.slots = new BufferSlot[slotCount];
         this.free = new ManyToManyConcurrentArrayQueue<>(Math.max(2, slotCount));
@@ -67,7 +69,32 @@ public final class BufferPool implements AutoCloseable
     public static BufferPool openVbufs(final DeviceRuntime runtime, final int slotCount, final long slotBytes)
     {
         final long stride = stride(slotCount, slotBytes);
-        return new BufferPool("vbuf pool", runtime.allocatePinned(stride * slotCount), slotCount, slotBytes, stride);
+        return new BufferPool("vbuf pool", runtime.allocatePinned(stride * slotCount), slotCount, slotBytes, stride,
+            true);
+    }
+
+    /**
+     * Carve a pool out of memory the caller allocated or registered (for example host memory other processes map,
+     * registered with the device); the memory stays the caller's, and closing the pool does not free it.
+     *
+     * @param name       for errors.
+     * @param memory     where the slots lie, long enough for {@code slotCount} slots of {@code slotBytes}, each
+     *                   starting on a {@link #SLOT_ALIGNMENT} boundary.
+     * @param slotCount  number of slots.
+     * @param slotBytes  capacity of each slot.
+     * @return the pool.
+     * @throws IllegalArgumentException when the memory is too short, naming both lengths.
+     */
+    public static BufferPool carve(
+        final String name, final Allocation memory, final int slotCount, final long slotBytes)
+    {
+        final long stride = stride(slotCount, slotBytes);
+        if (stride * slotCount > memory.lengthBytes())
+        {
+            throw new IllegalArgumentException(name + ": " + slotCount + " slots of " + slotBytes + " bytes need " +
+                stride * slotCount + " bytes, the memory holds " + memory.lengthBytes());
+        }
+        return new BufferPool(name, memory, slotCount, slotBytes, stride, false);
     }
 
     /**
@@ -97,7 +124,7 @@ public final class BufferPool implements AutoCloseable
     {
         final long stride = stride(slotCount, slotBytes);
         return new BufferPool("tbuf pool of device " + device, runtime.allocate(device, stride * slotCount), slotCount,
-            slotBytes, stride);
+            slotBytes, stride, true);
     }
 
     /**
@@ -257,7 +284,10 @@ public final class BufferPool implements AutoCloseable
         {
             LOG.warn("{} closed with {} slot(s) still acquired", name, inUse);
         }
-        allocation.free();
+        if (ownsMemory)
+        {
+            allocation.free();
+        }
     }
 
     private void serveWaiters()

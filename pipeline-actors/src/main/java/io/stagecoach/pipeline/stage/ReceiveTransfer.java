@@ -154,7 +154,7 @@ final class ReceiveTransfer implements TransferHandle
             if (withSlots)
             {
                 leasePending = true;
-                context.pipeToSelf(pipeline.leaseSlot(false), SlotLeased::new);
+                context.pipeToSelf(pipeline.leaseSlot(false, spec.sharedSlots()), SlotLeased::new);
             }
             return Behaviors.receive(Command.class)
                 .onMessage(SlotLeased.class, this::onSlotLeased)
@@ -202,7 +202,7 @@ final class ReceiveTransfer implements TransferHandle
         }
         addSlot(message.slot());
         BufferSlot more;
-        while (leasedCount < slots && (more = pipeline.tryLeaseSlot(false)) != null)
+        while (leasedCount < slots && (more = pipeline.tryLeaseSlot(false, spec.sharedSlots())) != null)
         {
             addSlot(more);
         }

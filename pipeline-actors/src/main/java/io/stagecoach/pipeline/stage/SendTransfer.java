@@ -144,7 +144,7 @@ final class SendTransfer implements TransferHandle
             this.context = context;
             this.self = context.getSelf();
             leasePending = true;
-            context.pipeToSelf(pipeline.leaseSlot(true), SlotLeased::new);
+            context.pipeToSelf(pipeline.leaseSlot(true, spec.sharedSlots()), SlotLeased::new);
             return Behaviors.receive(Command.class)
                 .onMessage(SlotLeased.class, this::onSlotLeased)
                 .onMessage(Packed.class, this::onPacked)
@@ -185,7 +185,7 @@ final class SendTransfer implements TransferHandle
         }
         addSlot(message.slot());
         BufferSlot more;
-        while (leasedCount < slots && (more = pipeline.tryLeaseSlot(true)) != null)
+        while (leasedCount < slots && (more = pipeline.tryLeaseSlot(true, spec.sharedSlots())) != null)
         {
             addSlot(more);
         }

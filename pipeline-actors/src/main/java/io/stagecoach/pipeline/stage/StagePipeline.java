@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.stagecoach.device.Allocation;
 import io.stagecoach.device.DeviceEvent;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.DeviceStream;
@@ -35,6 +36,10 @@ public final class StagePipeline implements TransferPipeline
     private final long slotBytes;
     private BufferPool sendSlots;
     private BufferPool receiveSlots;
+    private BufferPool sharedSlots;
+    private Allocation sharedMemory;
+    private long sharedAddress;
+    private long sharedLengthBytes;
     private final DeviceStream[] packStreams;
     private final DeviceStream[] unpackStreams;
     private final List<ArrayDeque<DeviceEvent>> events;
@@ -94,6 +99,23 @@ public final class StagePipeline implements TransferPipeline
     /**
      * {@inheritDoc}
      */
+    public synchronized void sharedSlots(final long address, final long lengthBytes)
+    {
+        this.sharedAddress = address;
+        this.sharedLengthBytes = lengthBytes;
+    }
+
+    /**
+     * @return bytes of host memory the pool of shared slots needs: its slots, each rounded up to the pool's alignment.
+     */
+    public static long sharedSlotsBytes(final int slots, final long slotBytes)
+    {
+        return slots * ((slotBytes + BufferPool.SLOT_ALIGNMENT - 1) & -BufferPool.SLOT_ALIGNMENT);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
     public long maxChunkBytes()
     {
         return slotBytes;
@@ -144,6 +166,11 @@ public final class StagePipeline implements TransferPipeline
         {
             receiveSlots.close();
         }
+        if (sharedSlots != null)
+        {
+            sharedSlots.close();
+            sharedMemory.free();
+        }
     }
 
     DeviceRuntime runtime()
@@ -156,18 +183,32 @@ public final class StagePipeline implements TransferPipeline
         return tracer;
     }
 
-    CompletableFuture<BufferSlot> leaseSlot(final boolean send)
+    CompletableFuture<BufferSlot> leaseSlot(final boolean send, final boolean shared)
     {
-        return pool(send).acquire();
+        return pool(send, shared).acquire();
     }
 
-    BufferSlot tryLeaseSlot(final boolean send)
+    BufferSlot tryLeaseSlot(final boolean send, final boolean shared)
     {
-        return pool(send).tryAcquire();
+        return pool(send, shared).tryAcquire();
     }
 
-    private synchronized BufferPool pool(final boolean send)
+    private synchronized BufferPool pool(final boolean send, final boolean shared)
     {
+        if (shared)
+        {
+            if (sharedSlots == null)
+            {
+                if (sharedLengthBytes < sharedSlotsBytes(slots, slotBytes))
+                {
+                    throw new IllegalStateException("the stage pipeline was given " + sharedLengthBytes + " bytes of " +
+                        "shared memory, its shared slots need " + sharedSlotsBytes(slots, slotBytes));
+                }
+                sharedMemory = runtime.register(sharedAddress, sharedLengthBytes);
+                sharedSlots = BufferPool.carve("shared slot pool", sharedMemory, slots, slotBytes);
+            }
+            return sharedSlots;
+        }
         if (send)
         {
             if (sendSlots == null)

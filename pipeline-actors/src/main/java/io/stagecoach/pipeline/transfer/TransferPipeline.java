@@ -29,6 +29,15 @@ public interface TransferPipeline extends AutoCloseable
     TransferHandle startReceive(TransferSpec spec, boolean withSlots);
 
     /**
+     * Gives the pipeline host memory that same-node peers map (a region of the rank's shared arena), for the slots of
+     * sends whose spec asks for {@link TransferSpec#sharedSlots()}; registered with the device on first use.
+     *
+     * @param address     of the region, page aligned.
+     * @param lengthBytes of the region: room for the pool's slots.
+     */
+    void sharedSlots(long address, long lengthBytes);
+
+    /**
      * @return bytes of the largest chunk the pipeline's host memory holds.
      */
     long maxChunkBytes();

@@ -16,6 +16,8 @@ import io.stagecoach.protocol.datatype.CompiledType;
  * @param type          the compiled datatype.
  * @param plan          the chunks of the packed stream.
  * @param slots         chunks that may be in host memory at once, at least 1: the transfer's window.
+ * @param sharedSlots   a send whose chunks go into slots of memory the receiver's process maps (the rank's shared
+ *                      arena), not of this process's pinned pool.
  * @param port          where the pipeline's answers go.
  */
 public record TransferSpec(
@@ -27,6 +29,7 @@ public record TransferSpec(
     CompiledType type,
     ChunkPlan plan,
     int slots,
+    boolean sharedSlots,
     TransferPort port)
 {
     /**

@@ -15,6 +15,12 @@ public final class ClearToSendFlyweight extends MessageHeaderFlyweight
 {
     /** Length of a CTS message. */
     public static final int LENGTH = 40;
+    /**
+     * Flag: the receiver maps the slot region that the RTS ({@link EnvelopeFlyweight#FLAG_ARENA_CHUNKS}) named, and
+     * takes the chunks from there: the sender names each packed chunk with a {@link MessageType#CHUNK} instead of
+     * sending DATA, and reuses its slot when the receiver's {@link MessageType#CHUNK_DONE} comes.
+     */
+    public static final int FLAG_ARENA = 0x1;
 
     static final int SENDER_TRANSFER_OFFSET = 16;
     static final int RECEIVER_TRANSFER_OFFSET = 24;

@@ -46,8 +46,45 @@ public final class EnvelopeFlyweight extends MessageHeaderFlyweight
      * of the buffer.
      */
     public static final int FLAG_DIRECT = 0x8;
+    /**
+     * Flag of a {@link #FLAG_READABLE} RTS of a large device message whose chunks the sender's stage pipeline packs,
+     * one at a time, into slots of a region of its shared arena: {@link #sourceAddress()} names that region (offset
+     * and length, {@link #slotRegion(long, long)}); the packed bytes are not there yet. A receiver of device memory
+     * that maps the region answers a CTS with {@link ClearToSendFlyweight#FLAG_ARENA} and takes each chunk out of it
+     * as a {@link MessageType#CHUNK} names it; any other receiver answers a plain CTS and gets DATA.
+     */
+    public static final int FLAG_ARENA_CHUNKS = 0x10;
     /** Length of a {@link #FLAG_READABLE} RTS. */
     public static final int READABLE_LENGTH = 88;
+
+    /**
+     * @param offset      of a slot region in the sender's shared arena, below 2^31.
+     * @param lengthBytes of the region, below 2^31.
+     * @return the {@link #sourceAddress()} of a {@link #FLAG_ARENA_CHUNKS} RTS: the offset in the high 32 bits, the
+     * length in the low 32.
+     */
+    public static long slotRegion(final long offset, final long lengthBytes)
+    {
+        return offset << 32 | lengthBytes;
+    }
+
+    /**
+     * @param sourceAddress of a {@link #FLAG_ARENA_CHUNKS} RTS.
+     * @return the offset of the slot region in the sender's shared arena.
+     */
+    public static long slotRegionOffset(final long sourceAddress)
+    {
+        return sourceAddress >>> 32;
+    }
+
+    /**
+     * @param sourceAddress of a {@link #FLAG_ARENA_CHUNKS} RTS.
+     * @return the length of the slot region.
+     */
+    public static long slotRegionLength(final long sourceAddress)
+    {
+        return sourceAddress & 0xFFFF_FFFFL;
+    }
 
     static final int CONTEXT_OFFSET = 16;
     static final int TAG_OFFSET = 20;

@@ -33,9 +33,13 @@ public final class MessageType
     public static final int HELLO = 11;
     /** Answers a {@link #BYE}: everything its sender sent before the BYE has been read. */
     public static final int BYE_ACK = 12;
+    /** A packed chunk of a large device message lies in a slot of the sender's shared arena ({@link ChunkFlyweight}). */
+    public static final int CHUNK = 13;
+    /** The receiver took a chunk out of the sender's slot: the slot may take the next ({@link ChunkFlyweight}). */
+    public static final int CHUNK_DONE = 14;
 
     private static final String[] NAMES = { "UNKNOWN", "EAGER", "RTS", "CTS", "DATA", "FIN", "ERROR", "ACK", "CREDIT",
-        "BYE", "EAGER_SHORT", "HELLO", "BYE_ACK" };
+        "BYE", "EAGER_SHORT", "HELLO", "BYE_ACK", "CHUNK", "CHUNK_DONE" };
 
     private MessageType()
     {
@@ -77,6 +81,9 @@ public final class MessageType
                 return MessageHeaderFlyweight.HEADER_LENGTH;
             case HELLO:
                 return HelloFlyweight.LENGTH;
+            case CHUNK:
+            case CHUNK_DONE:
+                return ChunkFlyweight.LENGTH;
             case EAGER_SHORT:
                 return ShortEagerFlyweight.HEADER_LENGTH;
             default:

@@ -82,6 +82,15 @@ public final class WireDump
             case MessageType.ACK:
                 text.append(" xfer=").append(new AckFlyweight().wrap(buffer, offset, length).senderTransferId());
                 break;
+            case MessageType.CHUNK:
+            case MessageType.CHUNK_DONE:
+                final ChunkFlyweight chunk = new ChunkFlyweight().wrap(buffer, offset, length);
+                text.append(" xfer=").append(chunk.transferId()).append(" chunk=").append(chunk.chunk());
+                if (type == MessageType.CHUNK)
+                {
+                    text.append(" arena offset=").append(chunk.arenaOffset());
+                }
+                break;
             case MessageType.HELLO:
                 final HelloFlyweight hello = new HelloFlyweight().wrap(buffer, offset, length);
                 text.append(" pid=").append(hello.pid()).append(" started=").append(hello.startTimeMs());

@@ -184,6 +184,31 @@ class WireCodecTest
     }
 
     @Test
+    void shouldRoundTripChunkAndChunkDoneAndTheSlotRegionOfAnArenaRts()
+    {
+        final ChunkFlyweight chunk = new ChunkFlyweight().wrap(buffer, OFFSET, ChunkFlyweight.LENGTH);
+        chunk.header(MessageType.CHUNK, 0);
+        chunk.sourceRank(0);
+        chunk.destinationRank(1);
+        chunk.transferId(77).chunk(5).arenaOffset(1L << 30);
+
+        assertNull(MessageHeaderFlyweight.validate(buffer, OFFSET, ChunkFlyweight.LENGTH));
+        final ChunkFlyweight decoded = new ChunkFlyweight().wrap(buffer, OFFSET, ChunkFlyweight.LENGTH);
+        assertEquals(77, decoded.transferId());
+        assertEquals(5, decoded.chunk());
+        assertEquals(1L << 30, decoded.arenaOffset());
+        assertEquals("CHUNK 0->1 xfer=77 chunk=5 arena offset=1073741824",
+            WireDump.describe(buffer, OFFSET, ChunkFlyweight.LENGTH));
+        assertTrue(MessageHeaderFlyweight.validate(buffer, OFFSET, ChunkFlyweight.LENGTH - 1).contains("shorter"));
+
+        final long region = EnvelopeFlyweight.slotRegion(4096, 8L << 20);
+        assertEquals(4096, EnvelopeFlyweight.slotRegionOffset(region));
+        assertEquals(8L << 20, EnvelopeFlyweight.slotRegionLength(region));
+        assertEquals(Integer.MAX_VALUE - 4095, EnvelopeFlyweight.slotRegionOffset(
+            EnvelopeFlyweight.slotRegion(Integer.MAX_VALUE - 4095, Integer.MAX_VALUE)));
+    }
+
+    @Test
     void shouldRoundTripErrorWithUtf8Message()
     {
         final String message = "receive buffer holds 4 bytes, message has 8 (tag=7, source=1) \u00e9\u4e2d";
@@ -267,6 +292,7 @@ class WireCodecTest
         assertEquals("BYE", MessageType.name(MessageType.BYE));
         assertEquals("HELLO", MessageType.name(MessageType.HELLO));
         assertEquals("BYE_ACK", MessageType.name(MessageType.BYE_ACK));
+        assertEquals("CHUNK_DONE", MessageType.name(MessageType.CHUNK_DONE));
         assertEquals(MessageHeaderFlyweight.HEADER_LENGTH, MessageType.minimumLength(MessageType.BYE_ACK));
         assertEquals("UNKNOWN(0)", MessageType.name(0));
         assertEquals(MessageHeaderFlyweight.HEADER_LENGTH, MessageType.minimumLength(MessageType.CREDIT));
