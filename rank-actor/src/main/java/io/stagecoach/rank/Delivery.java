@@ -465,24 +465,34 @@ final class Delivery
         }
         receive.transferId = transfers.nextId();
         receive.senderTransferId = senderTransferId;
-        try
-        {
-            receive.chunked = device.startReceive(engine, receive, regionBase - regionOffset);
-        }
-        catch (final RuntimeException ex)
-        {
-            completions.fail(receive.request, ex);
-            outbound.control(peer, new ControlMessage(MessageType.ERROR, senderTransferId, 0, 0,
-                ErrorFlyweight.FLAG_SEND, ErrorFlyweight.CODE_STAGING, "rank " + rank +
-                " could not stage the receive: " + ex.getMessage()));
-            return true;
-        }
-        receive.chunked.regionOffset = regionOffset;
-        receive.chunked.regionLength = regionLength;
+        receive.arenaBase = regionBase - regionOffset;
+        receive.regionOffset = regionOffset;
+        receive.regionLength = regionLength;
         transfers.receives.put(receive.transferId, receive);
         outbound.sendCts(peer, ClearToSendFlyweight.FLAG_ARENA, senderTransferId, receive.transferId,
             receive.packedBytes);
         return true;
+    }
+
+    /**
+     * A CHUNK: a chunk of a device receive lies in the sender's arena. The first starts the receive's pipeline, with
+     * the sender's chunk size; each goes to the pipeline to be unpacked in place.
+     *
+     * @return false when the CHUNK names a chunk outside the transfer or bytes outside the sender's slot region.
+     */
+    boolean chunkInArena(final ReceiveOperation receive, final int chunk, final int chunkBytes, final long arenaOffset)
+    {
+        if (receive.chunked == null)
+        {
+            if (chunkBytes < 1)
+            {
+                return false;
+            }
+            receive.chunked = device.startReceive(engine, receive, receive.arenaBase, chunkBytes);
+            receive.chunked.regionOffset = receive.regionOffset;
+            receive.chunked.regionLength = receive.regionLength;
+        }
+        return receive.chunked.plan.chunkBytes() == chunkBytes && receive.chunked.arrivedInArena(chunk, arenaOffset);
     }
 
     /**

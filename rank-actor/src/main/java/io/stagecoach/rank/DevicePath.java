@@ -9,6 +9,10 @@ import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.pipeline.transfer.ChunkPlan;
 import io.stagecoach.pipeline.transfer.TransferPipeline;
 import io.stagecoach.pipeline.transfer.TransferSpec;
+import io.stagecoach.pipeline.tune.ChunkModel;
+import io.stagecoach.pipeline.tune.StageCostCache;
+import io.stagecoach.pipeline.tune.StageCostProbe;
+import io.stagecoach.pipeline.tune.StageCosts;
 import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 
@@ -23,18 +27,22 @@ final class DevicePath implements AutoCloseable
 {
     private final DeviceRuntime runtime;
     private final InlineStaging inline;
+    private final long slotBytes;
     private final long chunkBytes;
     private final int slots;
     private final int poolSlots;
     private final boolean arenaWire;
     private final Allocation[] peerSlots;
     private long sharedRegion;
+    private ChunkModel arenaModel;
+    private ChunkModel streamModel;
     private final StageTracer tracer;
     private volatile TransferPipeline pipeline;
 
     /**
      * @param runtime    the device layer, or null when the rank has none (a device buffer is then an error).
-     * @param chunkBytes bytes of a chunk of a large transfer.
+     * @param slotBytes  bytes of a slot of the pipeline: the largest chunk.
+     * @param chunkBytes bytes of a chunk of every large transfer; 0 lets the model of the stage costs choose.
      * @param slots      chunks of one transfer that may be in host memory at once.
      * @param poolSlots  slots of each of the pipeline's pools, the shared one included.
      * @param size       ranks of the job.
@@ -43,6 +51,7 @@ final class DevicePath implements AutoCloseable
      */
     DevicePath(
         final DeviceRuntime runtime,
+        final long slotBytes,
         final long chunkBytes,
         final int slots,
         final int poolSlots,
@@ -53,6 +62,7 @@ final class DevicePath implements AutoCloseable
         this.arenaWire = arenaWire;
         this.runtime = runtime;
         this.inline = runtime == null ? null : new InlineStaging(runtime);
+        this.slotBytes = slotBytes;
         this.chunkBytes = chunkBytes;
         this.slots = slots;
         this.poolSlots = poolSlots;
@@ -91,7 +101,7 @@ final class DevicePath implements AutoCloseable
     void reserveSharedSlots(final SharedArena arena)
     {
         final TransferPipeline current = pipeline;
-        final long lengthBytes = StagePipeline.sharedSlotsBytes(poolSlots, chunkBytes);
+        final long lengthBytes = StagePipeline.sharedSlotsBytes(poolSlots, slotBytes);
         final long address = current == null || !arenaWire ? 0 : arena.reserve(lengthBytes);
         if (address != 0)
         {
@@ -118,7 +128,7 @@ final class DevicePath implements AutoCloseable
     {
         final boolean inArena = shared && sharedRegion != 0;
         final ChunkedSend transfer =
-            new ChunkedSend(engine, send, plan(send.packedBytes), slots, tracer, inArena ? sharedRegion : 0);
+            new ChunkedSend(engine, send, plan(send.packedBytes, inArena), slots, tracer, inArena ? sharedRegion : 0);
         transfer.handle = pipeline().startSend(new TransferSpec(send.transferId, send.destination,
             send.buffer.baseAddress(), send.buffer.device(), send.count, send.compiled, transfer.plan, transfer.slots,
             inArena, transfer));
@@ -164,20 +174,26 @@ final class DevicePath implements AutoCloseable
      */
     ChunkedReceive startReceive(final CommandSink engine, final ReceiveOperation receive)
     {
-        return startReceive(engine, receive, 0);
+        return startReceive(engine, receive, 0, plan(receive.packedBytes, false));
     }
 
     /**
-     * Starts receiving a large message into a device buffer in chunks.
+     * Starts receiving a large message into a device buffer in chunks the sender's arena holds, taken out in place.
      *
-     * @param arenaBase where the sender's shared arena starts in this process, when its chunks are taken out of its
-     *                  slots in place; 0 when they arrive as bytes into slots of this rank.
+     * @param arenaBase  where the sender's shared arena starts in this process.
+     * @param chunkBytes the sender's chunk size, as its first CHUNK says.
      * @return the engine's side of the transfer.
      */
-    ChunkedReceive startReceive(final CommandSink engine, final ReceiveOperation receive, final long arenaBase)
+    ChunkedReceive startReceive(
+        final CommandSink engine, final ReceiveOperation receive, final long arenaBase, final long chunkBytes)
     {
-        final ChunkedReceive transfer =
-            new ChunkedReceive(engine, receive, plan(receive.packedBytes), slots, tracer, arenaBase);
+        return startReceive(engine, receive, arenaBase, ChunkPlan.of(receive.packedBytes, chunkBytes));
+    }
+
+    private ChunkedReceive startReceive(
+        final CommandSink engine, final ReceiveOperation receive, final long arenaBase, final ChunkPlan plan)
+    {
+        final ChunkedReceive transfer = new ChunkedReceive(engine, receive, plan, slots, tracer, arenaBase);
         transfer.handle = pipeline().startReceive(new TransferSpec(receive.transferId, receive.matchedSource,
             receive.buffer.baseAddress(), receive.buffer.device(), receive.count, receive.compiled, transfer.plan,
             transfer.slots, false, transfer), arenaBase == 0);
@@ -214,9 +230,24 @@ final class DevicePath implements AutoCloseable
         }
     }
 
-    private ChunkPlan plan(final long packedBytes)
+    /**
+     * The chunks of a message: of the size the settings fix, or the model of the stage costs picks for its size and
+     * wire (the costs of the device measured on the first large message and cached for the node's later runs).
+     */
+    private ChunkPlan plan(final long packedBytes, final boolean inArena)
     {
-        return ChunkPlan.of(packedBytes, chunkBytes);
+        if (chunkBytes > 0)
+        {
+            return ChunkPlan.of(packedBytes, chunkBytes);
+        }
+        if (arenaModel == null)
+        {
+            final StageCosts costs = StageCostCache.costs(runtime, runtime.defaultDevice(), slotBytes);
+            arenaModel = new ChunkModel(costs, slotBytes);
+            streamModel = new ChunkModel(costs.withWire(StageCostProbe.STREAM_WIRE_FIXED_NS,
+                StageCostProbe.streamWireBytesPerNs(slotBytes)), slotBytes);
+        }
+        return ChunkPlan.of(packedBytes, (inArena ? arenaModel : streamModel).chunkBytes(packedBytes));
     }
 
     private InlineStaging inline()

@@ -303,19 +303,29 @@ final class Inbound implements FragmentHandler
     private void onChunk(final Peer peer, final ChunkFlyweight message)
     {
         final ReceiveOperation receive = transfers.receives.get(message.transferId());
-        if (receive == null || receive.matchedSource != peer.rank || receive.chunked == null ||
-            receive.chunked.arenaBase == 0)
+        if (receive == null || receive.matchedSource != peer.rank || receive.arenaBase == 0)
         {
             return;
         }
         peer.arenaChunks++;
-        if (!receive.chunked.arrivedInArena(message.chunk(), message.arenaOffset()))
+        boolean taken;
+        try
+        {
+            taken = delivery.chunkInArena(receive, message.chunk(), message.chunkBytes(), message.arenaOffset());
+        }
+        catch (final RuntimeException ex)
+        {
+            taken = false;
+        }
+        if (!taken)
         {
             transfers.receives.remove(receive.transferId);
             receive.releaseStaging();
             completions.fail(receive.request, new StagecoachException(ErrorClass.INTERN, "rank " + peer.rank +
-                " named chunk " + message.chunk() + " at arena offset " + message.arenaOffset() + ", outside the " +
-                receive.chunked.plan + " or its slot region: " + receive.request));
+                " named chunk " + message.chunk() + " of " + message.chunkBytes() + " bytes at arena offset " +
+                message.arenaOffset() + ", outside its message of " + receive.packedBytes + " bytes or its slot " +
+                "region [" + receive.regionOffset + ", " + (receive.regionOffset + receive.regionLength) + "): " +
+                receive.request));
         }
     }
 

@@ -277,7 +277,7 @@ final class Outbound
      */
     void sendChunkDone(final Peer peer, final long senderTransferId, final int chunk)
     {
-        if (!(peer.control.isEmpty() && sender.sendChunk(peer, MessageType.CHUNK_DONE, senderTransferId, chunk, 0) !=
+        if (!(peer.control.isEmpty() && sender.sendChunk(peer, MessageType.CHUNK_DONE, senderTransferId, chunk, 0, 0) !=
             WireSender.BACK_PRESSURED))
         {
             peer.control.addLast(new ControlMessage(MessageType.CHUNK_DONE, senderTransferId, chunk, 0, 0, 0, null));
@@ -439,7 +439,7 @@ final class Outbound
                     break;
                 }
                 result = sender.sendChunk(peer, MessageType.CHUNK, send.receiverTransferId, chunk,
-                    hostBuffers.sharedOffset(chunked.address(chunk)));
+                    (int)chunked.plan.chunkBytes(), hostBuffers.sharedOffset(chunked.address(chunk)));
                 if (result == WireSender.SENT)
                 {
                     chunked.announced(chunk);

@@ -85,8 +85,9 @@ final class RankRuntime
         rendezvous = rendezvousClient();
         final List<PeerAddress> peers = peerAddresses();
         tracing = StageTracing.start(context.stageTraceContext());
-        device = new DevicePath(context.deviceRuntime(), context.chunkBytes(), context.pipelineSlots(),
-            context.pipelinePoolSlots(), context.size(), context.pipelineWire().equals("arena"), tracing.tracer());
+        device = new DevicePath(context.deviceRuntime(), context.pipelineSlotBytes(), context.chunkBytes(),
+            context.pipelineSlots(), context.pipelinePoolSlots(), context.size(), context.pipelineWire().equals("arena"),
+            tracing.tracer());
         engine = new ProgressEngine(rank, context.size(), context.engineSettings(), device);
         final PeerLossListener launcher = rendezvous == null ? PeerLossListener.NONE : rendezvous::reportLostPeer;
         system = ActorSystem.create(RankBehavior.create(engine, engine.peerProcesses(), launcher),
@@ -94,7 +95,7 @@ final class RankRuntime
         if (context.deviceRuntime() != null)
         {
             device.pipeline(new StagePipeline(system, context.deviceRuntime(), context.pipelinePoolSlots(),
-                context.chunkBytes(), tracing.tracer()));
+                context.pipelineSlotBytes(), tracing.tracer()));
         }
         engine.lossListener((peer, reason) -> system.tell(new RankBehavior.PeerLost(peer, reason)));
         if (rendezvous != null)

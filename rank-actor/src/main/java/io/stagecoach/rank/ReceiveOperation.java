@@ -34,6 +34,14 @@ final class ReceiveOperation implements EngineCommand
     /** A large device receive whose chunks the stage pipeline unpacks; null otherwise. */
     ChunkedReceive chunked;
     long senderTransferId;
+    /**
+     * A device receive whose chunks are taken out of the sender's arena: where that arena starts in this process, 0
+     * otherwise; and the sender's slot region in it. Its pipeline starts with the first CHUNK, which says the chunk
+     * size.
+     */
+    long arenaBase;
+    long regionOffset;
+    long regionLength;
 
     ReceiveOperation(
         final Request request,

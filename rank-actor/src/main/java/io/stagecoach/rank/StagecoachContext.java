@@ -60,8 +60,8 @@ public final class StagecoachContext
      * written (packed sends, and the memory of {@link Communicator#allocate(long)}).
      */
     public static final long DEFAULT_SHARED_ARENA_BYTES = 1L << 30;
-    /** Default bytes of a chunk of a large device message in the stage pipeline. */
-    public static final long DEFAULT_CHUNK_BYTES = 512 * 1024;
+    /** Default bytes of a slot of the stage pipeline: the largest chunk of a large device message. */
+    public static final long DEFAULT_PIPELINE_SLOT_BYTES = 1024 * 1024;
     /** Default chunks of one large device message that may be in host memory at once. */
     public static final int DEFAULT_PIPELINE_SLOTS = 4;
     /** Default slots of each of the stage pipeline's pools of pinned host memory (sends, receives). */
@@ -95,7 +95,8 @@ public final class StagecoachContext
     private int streamIdBase = intSetting("stagecoach.stream.base", -1);
     private boolean sameNodeReads = Boolean.parseBoolean(setting("stagecoach.same.node.reads", "true"));
     private long sharedArenaBytes = longSetting("stagecoach.shared.arena.bytes", DEFAULT_SHARED_ARENA_BYTES);
-    private long chunkBytes = longSetting("stagecoach.chunk.bytes", DEFAULT_CHUNK_BYTES);
+    private long chunkBytes = longSetting("stagecoach.chunk.bytes", 0);
+    private long pipelineSlotBytes = longSetting("stagecoach.pipeline.slot.bytes", DEFAULT_PIPELINE_SLOT_BYTES);
     private int pipelineSlots = intSetting("stagecoach.pipeline.slots", DEFAULT_PIPELINE_SLOTS);
     private int pipelinePoolSlots = intSetting("stagecoach.pipeline.pool.slots", DEFAULT_PIPELINE_POOL_SLOTS);
     private String pipelineWire = setting("stagecoach.pipeline.wire", "arena");
@@ -160,10 +161,15 @@ public final class StagecoachContext
             throw new IllegalArgumentException("eager window " + eagerWindowBytes + " bytes is below one eager " +
                 "message of the threshold, " + smallestWindow + " bytes");
         }
-        if (chunkBytes < 4096 || chunkBytes > (1L << 30))
+        if (pipelineSlotBytes < 4096 || pipelineSlotBytes > (1L << 30))
         {
-            throw new IllegalArgumentException("chunk of " + chunkBytes + " bytes is outside [4096, " + (1L << 30) +
-                "] (stagecoach.chunk.bytes)");
+            throw new IllegalArgumentException("pipeline slot of " + pipelineSlotBytes + " bytes is outside [4096, " +
+                (1L << 30) + "] (stagecoach.pipeline.slot.bytes)");
+        }
+        if (chunkBytes != 0 && (chunkBytes < 4096 || chunkBytes > pipelineSlotBytes))
+        {
+            throw new IllegalArgumentException("chunk of " + chunkBytes + " bytes is outside [4096, " +
+                pipelineSlotBytes + "], the pipeline's slot (stagecoach.chunk.bytes; 0 lets the stage costs choose)");
         }
         if (!pipelineWire.equals("arena") && !pipelineWire.equals("stream"))
         {
@@ -589,7 +595,7 @@ public final class StagecoachContext
     }
 
     /**
-     * @return bytes of a chunk of a large device message in the stage pipeline.
+     * @return bytes of a chunk of a large device message in the stage pipeline; 0 when the stage costs choose.
      */
     public long chunkBytes()
     {
@@ -597,14 +603,33 @@ public final class StagecoachContext
     }
 
     /**
-     * @param bytes a chunk of a large device message in the stage pipeline, in [4 KiB, 1 GiB] (default
-     *              {@link #DEFAULT_CHUNK_BYTES}, {@code stagecoach.chunk.bytes}): the pipeline's pinned slots have
-     *              this size.
+     * @param bytes a chunk of every large device message in the stage pipeline, in [4 KiB, the slot size]; 0 (the
+     *              default, {@code stagecoach.chunk.bytes}) lets the model of the stage costs choose per message
+     *              size, from costs measured once per device and cached ({@code docs/pipeline.md}).
      * @return this.
      */
     public StagecoachContext chunkBytes(final long bytes)
     {
         this.chunkBytes = bytes;
+        return this;
+    }
+
+    /**
+     * @return bytes of a slot of the stage pipeline: the largest chunk.
+     */
+    public long pipelineSlotBytes()
+    {
+        return pipelineSlotBytes;
+    }
+
+    /**
+     * @param bytes of a slot of the stage pipeline's pools of pinned host memory, the largest chunk (default
+     *              {@link #DEFAULT_PIPELINE_SLOT_BYTES}, {@code stagecoach.pipeline.slot.bytes}).
+     * @return this.
+     */
+    public StagecoachContext pipelineSlotBytes(final long bytes)
+    {
+        this.pipelineSlotBytes = bytes;
         return this;
     }
 

@@ -211,7 +211,7 @@ final class WireSender
                 return sendCts(peer, message.flags, message.first, message.second, message.third);
             case MessageType.CHUNK:
             case MessageType.CHUNK_DONE:
-                return sendChunk(peer, message.type, message.first, (int)message.second, message.third);
+                return sendChunk(peer, message.type, message.first, (int)message.second, 0, message.third);
             case MessageType.ACK:
                 return sendAck(peer, message.first);
             case MessageType.ERROR:
@@ -241,7 +241,9 @@ final class WireSender
     /**
      * A CHUNK (to the receiver, naming where the chunk lies in this rank's arena) or a CHUNK_DONE (to the sender).
      */
-    int sendChunk(final Peer peer, final int type, final long transferId, final int chunk, final long arenaOffset)
+    int sendChunk(
+        final Peer peer, final int type, final long transferId, final int chunk, final int chunkBytes,
+        final long arenaOffset)
     {
         final long result = peer.publication.tryClaim(ChunkFlyweight.LENGTH, claim);
         if (result < 0)
@@ -250,7 +252,7 @@ final class WireSender
         }
         chunkMessage.wrap(claim.buffer(), claim.offset(), ChunkFlyweight.LENGTH);
         start(chunkMessage, type, 0, peer);
-        chunkMessage.transferId(transferId).chunk(chunk).arenaOffset(arenaOffset);
+        chunkMessage.transferId(transferId).chunk(chunk).chunkBytes(chunkBytes).arenaOffset(arenaOffset);
         return finish(peer, true, ChunkFlyweight.LENGTH);
     }
 

@@ -9,7 +9,7 @@ import org.agrona.DirectBuffer;
  * <pre>
  *   16 transfer id (long)    CHUNK: the receiver's; CHUNK_DONE: the sender's
  *   24 chunk (int)           its number in the transfer, from 0
- *   28 reserved (int)        0
+ *   28 chunk bytes (int)     CHUNK: the transfer's chunk size (every chunk but the last); CHUNK_DONE: 0
  *   32 arena offset (long)   CHUNK: where the chunk's first packed byte lies in the sender's shared arena;
  *                            CHUNK_DONE: 0
  * </pre>
@@ -21,7 +21,7 @@ public final class ChunkFlyweight extends MessageHeaderFlyweight
 
     static final int TRANSFER_OFFSET = 16;
     static final int CHUNK_OFFSET = 24;
-    static final int RESERVED_OFFSET = 28;
+    static final int CHUNK_BYTES_OFFSET = 28;
     static final int ARENA_OFFSET = 32;
 
     /**
@@ -66,7 +66,24 @@ public final class ChunkFlyweight extends MessageHeaderFlyweight
     public ChunkFlyweight chunk(final int chunk)
     {
         buffer.putInt(CHUNK_OFFSET, chunk, ORDER);
-        buffer.putInt(RESERVED_OFFSET, 0, ORDER);
+        return this;
+    }
+
+    /**
+     * @return the transfer's chunk size (CHUNK): every chunk but the last has it, the last the rest.
+     */
+    public int chunkBytes()
+    {
+        return buffer.getInt(CHUNK_BYTES_OFFSET, ORDER);
+    }
+
+    /**
+     * @param bytes the transfer's chunk size; 0 in a CHUNK_DONE.
+     * @return this.
+     */
+    public ChunkFlyweight chunkBytes(final int bytes)
+    {
+        buffer.putInt(CHUNK_BYTES_OFFSET, bytes, ORDER);
         return this;
     }
 

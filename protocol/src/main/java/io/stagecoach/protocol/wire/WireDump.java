@@ -88,7 +88,7 @@ public final class WireDump
                 text.append(" xfer=").append(chunk.transferId()).append(" chunk=").append(chunk.chunk());
                 if (type == MessageType.CHUNK)
                 {
-                    text.append(" arena offset=").append(chunk.arenaOffset());
+                    text.append(" of ").append(chunk.chunkBytes()).append(" arena offset=").append(chunk.arenaOffset());
                 }
                 break;
             case MessageType.HELLO:

@@ -190,14 +190,15 @@ class WireCodecTest
         chunk.header(MessageType.CHUNK, 0);
         chunk.sourceRank(0);
         chunk.destinationRank(1);
-        chunk.transferId(77).chunk(5).arenaOffset(1L << 30);
+        chunk.transferId(77).chunk(5).chunkBytes(1 << 20).arenaOffset(1L << 30);
 
         assertNull(MessageHeaderFlyweight.validate(buffer, OFFSET, ChunkFlyweight.LENGTH));
         final ChunkFlyweight decoded = new ChunkFlyweight().wrap(buffer, OFFSET, ChunkFlyweight.LENGTH);
         assertEquals(77, decoded.transferId());
         assertEquals(5, decoded.chunk());
         assertEquals(1L << 30, decoded.arenaOffset());
-        assertEquals("CHUNK 0->1 xfer=77 chunk=5 arena offset=1073741824",
+        assertEquals(1 << 20, decoded.chunkBytes());
+        assertEquals("CHUNK 0->1 xfer=77 chunk=5 of 1048576 arena offset=1073741824",
             WireDump.describe(buffer, OFFSET, ChunkFlyweight.LENGTH));
         assertTrue(MessageHeaderFlyweight.validate(buffer, OFFSET, ChunkFlyweight.LENGTH - 1).contains("shorter"));
 
