@@ -15,6 +15,8 @@ import io.stagecoach.pipeline.tune.StageCostProbe;
 import io.stagecoach.pipeline.tune.StageCosts;
 import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The device side of the engine's messages: one up to the eager threshold is staged on the engine's thread
@@ -25,6 +27,8 @@ import io.stagecoach.protocol.wire.EnvelopeFlyweight;
  */
 final class DevicePath implements AutoCloseable
 {
+    private static final Logger LOG = LoggerFactory.getLogger(DevicePath.class);
+
     private final DeviceRuntime runtime;
     private final InlineStaging inline;
     private final long slotBytes;
@@ -246,6 +250,11 @@ final class DevicePath implements AutoCloseable
             arenaModel = new ChunkModel(costs, slotBytes);
             streamModel = new ChunkModel(costs.withWire(StageCostProbe.STREAM_WIRE_FIXED_NS,
                 StageCostProbe.streamWireBytesPerNs(slotBytes)), slotBytes);
+            LOG.info("stage costs of device {}: {}; chunks of 256 KiB, 1 MiB, 4 MiB, 64 MiB messages: arena {} {} {} " +
+                "{}, stream {} {} {} {}", runtime.defaultDevice(), costs, arenaModel.chunkBytes(256 << 10),
+                arenaModel.chunkBytes(1 << 20), arenaModel.chunkBytes(4 << 20), arenaModel.chunkBytes(64 << 20),
+                streamModel.chunkBytes(256 << 10), streamModel.chunkBytes(1 << 20), streamModel.chunkBytes(4 << 20),
+                streamModel.chunkBytes(64 << 20));
         }
         return ChunkPlan.of(packedBytes, (inArena ? arenaModel : streamModel).chunkBytes(packedBytes));
     }
