@@ -85,7 +85,7 @@ def latency(comm, mpi, backend, options, report):
     rank, peer = comm.Get_rank(), 1 - comm.Get_rank()
     if options.warm_up:
         messages.loop(common.WARM_UP_SMALL_BYTES, options.warm_up, 0)
-        messages.loop(common.WARM_UP_LARGE_BYTES, max(1, options.warm_up // 100), 0)
+        messages.loop(common.WARM_UP_LARGE_BYTES, common.warm_up_large(options.warm_up), 0)
     for size in common.sizes(options):
         report.progress(f"{size} bytes")
         count = common.iterations(options, size, common.LARGE_MESSAGE_BYTES, 10_000, 1_000)
@@ -183,14 +183,15 @@ def bandwidth(comm, mpi, backend, options, report):
     report.print(f"# OSU MPI-style Bandwidth Test ({TITLE.format(mpi=common.mpi_library_version(mpi))})")
     report.print(common.DEVICE_BUFFERS)
     report.comment(f"Device layer: {backend.describe()}")
-    report.comment(common.warm_up_comment(options.warm_up))
+    report.comment(common.warm_up_windows_comment(options.warm_up, options.window))
     report.comment(f"Window size {options.window}, at most {options.staging_bytes} B of pinned host slots a side")
     report.columns("Bandwidth (MB/s)")
     window = Window(comm, backend, options, max(options.max_size, common.WARM_UP_LARGE_BYTES))
     root, peer = comm.Get_rank() == 0, 1 - comm.Get_rank()
     if options.warm_up:
-        window.loop(common.WARM_UP_SMALL_BYTES, max(1, options.warm_up // options.window), 0)
-        window.loop(common.WARM_UP_LARGE_BYTES, max(1, options.warm_up // 100 // options.window), 0)
+        small, large = common.warm_up_windows(options.warm_up, options.window)
+        window.loop(common.WARM_UP_SMALL_BYTES, small, 0)
+        window.loop(common.WARM_UP_LARGE_BYTES, large, 0)
     for size in common.sizes(options):
         report.progress(f"{size} bytes")
         count = common.iterations(options, size, common.LARGE_MESSAGE_BYTES, 100, 20)

@@ -114,21 +114,21 @@ class Buffers:
         self.comm.Barrier()
 
 
-def header(mpi, backend, options, report, test):
+def header(mpi, backend, report, test, warm_up):
     report.print(f"# OSU MPI-style {test} ({TITLE.format(mpi=common.mpi_library_version(mpi))})")
     report.print(common.DEVICE_BUFFERS)
     report.comment(f"Device layer: {backend.describe()}")
-    report.comment(common.warm_up_comment(options.warm_up))
+    report.comment(warm_up)
 
 
 def latency(comm, mpi, backend, options, report):
-    header(mpi, backend, options, report, "Latency Test")
+    header(mpi, backend, report, "Latency Test", common.warm_up_comment(options.warm_up))
     report.columns(*common.latency_columns(options))
     buffers = Buffers(comm, backend, max(options.max_size, common.WARM_UP_LARGE_BYTES), 1)
     rank, peer = comm.Get_rank(), 1 - comm.Get_rank()
     if options.warm_up:
         buffers.ping_pong(common.WARM_UP_SMALL_BYTES, options.warm_up, 0)
-        buffers.ping_pong(common.WARM_UP_LARGE_BYTES, max(1, options.warm_up // 100), 0)
+        buffers.ping_pong(common.WARM_UP_LARGE_BYTES, common.warm_up_large(options.warm_up), 0)
     for size in common.sizes(options):
         report.progress(f"{size} bytes")
         count = common.iterations(options, size, common.LARGE_MESSAGE_BYTES, 10_000, 1_000)
@@ -142,15 +142,15 @@ def latency(comm, mpi, backend, options, report):
 
 
 def bandwidth(comm, mpi, backend, options, report):
-    header(mpi, backend, options, report, "Bandwidth Test")
+    header(mpi, backend, report, "Bandwidth Test", common.warm_up_windows_comment(options.warm_up, options.window))
     report.comment(f"Window size {options.window}")
     report.columns("Bandwidth (MB/s)")
     buffers = Buffers(comm, backend, max(options.max_size, common.WARM_UP_LARGE_BYTES), options.window)
     root, rank, peer = comm.Get_rank() == 0, comm.Get_rank(), 1 - comm.Get_rank()
     if options.warm_up:
-        buffers.windows(common.WARM_UP_SMALL_BYTES, options.window, max(1, options.warm_up // options.window), 0)
-        buffers.windows(common.WARM_UP_LARGE_BYTES, options.window,
-                        max(1, options.warm_up // 100 // options.window), 0)
+        small, large = common.warm_up_windows(options.warm_up, options.window)
+        buffers.windows(common.WARM_UP_SMALL_BYTES, options.window, small, 0)
+        buffers.windows(common.WARM_UP_LARGE_BYTES, options.window, large, 0)
     for size in common.sizes(options):
         report.progress(f"{size} bytes")
         count = common.iterations(options, size, common.LARGE_MESSAGE_BYTES, 100, 20)

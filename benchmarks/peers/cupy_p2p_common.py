@@ -142,8 +142,27 @@ def mpi_library_version(mpi):
     return version.strip()
 
 
+def warm_up_large(warm_up):
+    """Round trips of WARM_UP_LARGE_BYTES in a warm-up of warm_up round trips of WARM_UP_SMALL_BYTES."""
+    return max(1, warm_up // 100) if warm_up else 0
+
+
 def warm_up_comment(warm_up):
-    return (f"Warm-up before timing: {warm_up} round trips of {WARM_UP_SMALL_BYTES} B and {warm_up // 100} of "
+    return (f"Warm-up before timing: {warm_up} round trips of {WARM_UP_SMALL_BYTES} B and {warm_up_large(warm_up)} "
+            f"of {WARM_UP_LARGE_BYTES} B, untimed")
+
+
+def warm_up_windows(warm_up, window):
+    """Windows of WARM_UP_SMALL_BYTES and of WARM_UP_LARGE_BYTES messages in a bandwidth warm-up: about as many
+    messages as a ping-pong warm-up's round trips, as our programs' warm-up runs them."""
+    if not warm_up:
+        return 0, 0
+    return max(1, warm_up // window), max(1, warm_up // 100 // window)
+
+
+def warm_up_windows_comment(warm_up, window):
+    small, large = warm_up_windows(warm_up, window)
+    return (f"Warm-up before timing: {small} windows of {WARM_UP_SMALL_BYTES} B messages and {large} of "
             f"{WARM_UP_LARGE_BYTES} B, untimed")
 
 
