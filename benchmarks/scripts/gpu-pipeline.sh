@@ -21,6 +21,9 @@
 #                        (the trace's cost against its 3% target)
 # then benchmarks/scripts/gpu-pipeline-summary.py writes OUTDIR/summary.md.
 #
+# Exits with 0 when every step completed, 1 when one failed, ran out of time or was left out (the summary lists them),
+# 2 when it cannot start (no bundle, no mpirun, MPS already running).
+#
 # Output, five files at most: OUTDIR/gpu-pipeline.log, OUTDIR/summary.md, OUTDIR/raw.tar.gz (every program's stdout
 # and stderr, the steps' exit statuses and times, the machine's context), OUTDIR/dd-4m.json (the stage trace of the
 # last traced round) and OUTDIR/dd-4m.json.gz where that is over 8 MB.
@@ -97,6 +100,7 @@ mode_deadline_s=0
 mps_running=0
 mps_pids_before=""
 step_pid=0
+status=0
 
 log() { echo "gpu-pipeline: $*"; }
 elapsed() { echo "$(( $(date +%s) - started_s ))"; }
@@ -158,6 +162,7 @@ stop_mps() {
 
 # A signal ends the running step (timeout passes it on to the step's command) before the script exits; the step runs
 # in the background so that the trap runs at once rather than when the step ends.
+# shellcheck disable=SC2317  # reached through the traps below
 on_signal() {
     log "$1: ending the running step and MPS"
     if [[ "${step_pid}" != "0" ]]; then
@@ -181,11 +186,12 @@ limit_for() {
 # measure NAME LIMIT COMMAND...: runs the command under timeout into raw/NAME.txt and raw/NAME.err, logs its rows,
 # and records NAME, exit status, seconds and limit in raw/steps.tsv; a step with less than 10 s left is not run.
 measure() {
-    local name="$1" limit="$2" status=0 begin
+    local name="$1" limit="$2" code=0 begin
     shift 2
     if [[ "${limit}" -lt 10 ]]; then
         log "${name}: left out, ${limit} s left of this mode's time"
         printf '%s\tskipped\t0\t%s\n' "${name}" "${limit}" >> "${raw}/steps.tsv"
+        status=1
         return 0
     fi
     echo
@@ -193,13 +199,14 @@ measure() {
     begin=$(date +%s)
     timeout --kill-after=10 "${limit}" "$@" > "${raw}/${name}.txt" 2> "${raw}/${name}.err" &
     step_pid=$!
-    wait "${step_pid}" || status=$?
+    wait "${step_pid}" || code=$?
     step_pid=0
-    printf '%s\t%s\t%s\t%s\n' "${name}" "${status}" "$(( $(date +%s) - begin ))" "${limit}" >> "${raw}/steps.tsv"
+    printf '%s\t%s\t%s\t%s\n' "${name}" "${code}" "$(( $(date +%s) - begin ))" "${limit}" >> "${raw}/steps.tsv"
     grep -v -e '^# Warm-up' -e '^# JIT' "${raw}/${name}.txt" | head -n 60 || true
-    if [[ "${status}" -ne 0 ]]; then
-        echo "--- ${name} exit ${status}$( [[ "${status}" -eq 124 || "${status}" -eq 137 ]] && echo " (stopped after ${limit} s)")"
+    if [[ "${code}" -ne 0 ]]; then
+        echo "--- ${name} exit ${code}$( [[ "${code}" -eq 124 || "${code}" -eq 137 ]] && echo " (stopped after ${limit} s)")"
         grep -v -e ' INFO ' -e '^latency: ' -e '^bw: ' -e '^halo: ' "${raw}/${name}.err" | tail -n 15 || true
+        status=1
     fi
 }
 
@@ -316,7 +323,8 @@ fi
 trace_args=()
 [[ -f "${out}/dd-4m.json" ]] && trace_args=(--trace "${out}/dd-4m.json")
 timeout 60 "${python}" benchmarks/scripts/gpu-pipeline-summary.py "${raw}" ${trace_args[@]+"${trace_args[@]}"} \
-    > "${out}/summary.md" || log "the summary failed (status $?)"
+    > "${out}/summary.md" || { log "the summary failed (status $?)"; status=1; }
 cat "${out}/summary.md"
 timeout 60 tar -czf "${out}/raw.tar.gz" -C "${out}" raw && rm -rf "${raw}"
-log "done in $(elapsed) s: $(find "${out}" -mindepth 1 -maxdepth 1 -printf '%f ')"
+log "done in $(elapsed) s, $([[ "${status}" -eq 0 ]] && echo "every step complete" || echo "some steps fell short (exit 1)"): $(find "${out}" -mindepth 1 -maxdepth 1 -printf '%f ')"
+exit "${status}"

@@ -330,6 +330,16 @@ class ScriptTest(unittest.TestCase):
         self.assertIn("=== nomps-default-halo", log)
         self.assertIn("| D-D one-way latency, 4 MiB (us) |", log)
 
+    def test_steps_left_without_time_are_listed_and_fail_the_run(self):
+        result = self.run_script(timeout_s=120, MODES="nomps", DEADLINE_S="5")
+        self.assertEqual(1, result.returncode, result.stdout[-3000:])
+        self.assertEqual([], self.stand_ins.calls_made())
+        with open(os.path.join(self.stand_ins.out, "summary.md")) as source:
+            summary = source.read()
+        self.assertIn("- nomps-ours-latency-small: left out: no time left", summary)
+        self.assertIn("- nomps-default-halo: left out: no time left", summary)
+        self.assertIn("some steps fell short (exit 1)", result.stdout)
+
     def test_it_refuses_to_run_while_mps_runs(self):
         server = subprocess.Popen([os.path.join(self.stand_ins.bin, "nvidia-cuda-mps-server"), "600"])
         self.addCleanup(server.wait)
