@@ -93,6 +93,8 @@ final class ReceiveTransfer implements TransferHandle
     private final long[] issuedNs;
     private final BufferSlot[] leased;
     private final int[] slotOfChunk;
+    private final boolean[] holding;
+    private final int[] freeSlots;
     private final int[] arrivedChunk;
     private final long[] arrivedAddress;
     private final DeviceEvent[] events;
@@ -102,6 +104,7 @@ final class ReceiveTransfer implements TransferHandle
     private volatile ActorRef<Command> self;
     private ActorContext<Command> context;
     private int leasedCount;
+    private int freeCount;
     private int nextOffer;
     private int unpackedChunks;
     private int workInFlight;
@@ -122,6 +125,8 @@ final class ReceiveTransfer implements TransferHandle
         this.stage = spec.type().isContiguous() ? Stage.H2D : Stage.UNPACK;
         this.leased = new BufferSlot[slots];
         this.slotOfChunk = new int[slots];
+        this.holding = new boolean[slots];
+        this.freeSlots = new int[slots];
         this.arrivedChunk = new int[ring];
         this.arrivedAddress = new long[ring];
         this.events = new DeviceEvent[ring];
@@ -213,17 +218,24 @@ final class ReceiveTransfer implements TransferHandle
     {
         final int index = leasedCount++;
         leased[index] = slot;
-        if (nextOffer < plan.chunks())
-        {
-            offer(index);
-        }
+        freeSlots[freeCount++] = index;
+        offerFreeSlots();
     }
 
-    private void offer(final int slot)
+    /**
+     * Offers free slots to the next chunks, in order; a chunk is offered only once the chunk a ring of the transfer's
+     * slots before it is unpacked, since the engine keeps each chunk's slot at the chunk modulo the slots.
+     */
+    private void offerFreeSlots()
     {
-        final int chunk = nextOffer++;
-        slotOfChunk[chunk % slots] = slot;
-        spec.port().chunkSlot(chunk, leased[slot].address());
+        while (freeCount > 0 && nextOffer < plan.chunks() && !holding[nextOffer % slots])
+        {
+            final int slot = freeSlots[--freeCount];
+            final int chunk = nextOffer++;
+            slotOfChunk[chunk % slots] = slot;
+            holding[chunk % slots] = true;
+            spec.port().chunkSlot(chunk, leased[slot].address());
+        }
     }
 
     private Behavior<Command> onArrived(final Arrived message)
@@ -276,11 +288,9 @@ final class ReceiveTransfer implements TransferHandle
         }
         if (withSlots)
         {
-            final int slot = slotOfChunk[chunk % slots];
-            if (nextOffer < plan.chunks())
-            {
-                offer(slot);
-            }
+            holding[chunk % slots] = false;
+            freeSlots[freeCount++] = slotOfChunk[chunk % slots];
+            offerFreeSlots();
         }
         return Behaviors.same();
     }

@@ -2,6 +2,10 @@ package io.stagecoach.pipeline.stage;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import io.stagecoach.device.Allocation;
 import io.stagecoach.pipeline.stage.RecordingPort.ChunkSlot;
@@ -22,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import static io.stagecoach.pipeline.stage.StageFixture.TRANSFER_SLOTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -91,6 +96,57 @@ class ReceiveTransferTest
             }
             Waits.until(() -> fixture.pipeline.freeSlots() == fullSlots, TIMEOUT, "every slot back after the last chunk");
             port.expectNoMessage(QUIET);
+            assertEquals(-1, fixture.unpacked(typed, poisoned).mismatch(fixture.toHost(destination)),
+                "every byte of the receive buffer: the datatype's unpacked, the others still poisoned");
+        }
+        finally
+        {
+            destination.free();
+        }
+    }
+
+    /**
+     * Chunks may complete in any order (the engine places DATA anywhere in the window); the engine keeps each chunk's
+     * slot at the chunk modulo the transfer's slots, so a chunk may be offered only once the chunk that many before it
+     * is unpacked, and never in a slot another chunk still holds.
+     */
+    @Test
+    void shouldNeverOfferASlotAnotherChunkHoldsWhenChunksArriveOutOfOrder()
+    {
+        final TestProbe<Fact> port = testKit.createTestProbe();
+        final ByteBuffer typed = fixture.randomHost();
+        final ByteBuffer poisoned = fixture.filledHost(POISON);
+        final Allocation destination = fixture.toDevice(poisoned);
+        final int chunks = fixture.plan.chunks();
+        try
+        {
+            final TransferHandle handle =
+                fixture.pipeline.startReceive(fixture.spec(destination, new RecordingPort(port)), true);
+            final Map<Integer, Long> held = new TreeMap<>();
+            final boolean[] unpacked = new boolean[chunks];
+            int nextOffer = 0;
+            for (; nextOffer < TRANSFER_SLOTS; nextOffer++)
+            {
+                held.put(nextOffer, expectSlot(port, nextOffer));
+            }
+            while (!held.isEmpty())
+            {
+                final List<Integer> waiting = new ArrayList<>(held.keySet());
+                final int chunk = waiting.get(fixture.nextInt(waiting.size()));
+                arrive(handle, typed, chunk, held.remove(chunk));
+                assertEquals(chunk, port.expectMessageClass(ChunkUnpacked.class, TIMEOUT).chunk(), "chunk unpacked");
+                unpacked[chunk] = true;
+                while (held.size() < TRANSFER_SLOTS && nextOffer < chunks &&
+                    (nextOffer < TRANSFER_SLOTS || unpacked[nextOffer - TRANSFER_SLOTS]))
+                {
+                    final long slot = expectSlot(port, nextOffer);
+                    assertFalse(held.containsValue(slot), "chunk " + nextOffer + " offered a slot held: " + held);
+                    held.put(nextOffer++, slot);
+                }
+                port.expectNoMessage(Duration.ofMillis(50));
+            }
+            assertEquals(chunks, nextOffer, "every chunk offered a slot");
+            Waits.until(() -> fixture.pipeline.freeSlots() == fullSlots, TIMEOUT, "every slot back after the last chunk");
             assertEquals(-1, fixture.unpacked(typed, poisoned).mismatch(fixture.toHost(destination)),
                 "every byte of the receive buffer: the datatype's unpacked, the others still poisoned");
         }

@@ -58,6 +58,14 @@ final class StageFixture implements AutoCloseable
     }
 
     /**
+     * @return a value in [0, bound) from the seeded generator.
+     */
+    int nextInt(final int bound)
+    {
+        return random.nextInt(bound);
+    }
+
+    /**
      * @return a direct buffer of the message's span, every byte random.
      */
     ByteBuffer randomHost()
