@@ -1,5 +1,7 @@
 package io.stagecoach.rank;
 
+import java.util.Arrays;
+
 import io.stagecoach.pipeline.trace.Stage;
 import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.pipeline.transfer.ChunkPlan;
@@ -23,6 +25,8 @@ final class ChunkedReceive implements TransferPort
     private final long[] wireStartNs;
     private final long[] slotAddress;
     private final int[] arrivedBytes;
+    /** The chunk whose bytes each slot of the ring takes now; -1 while none, and once its last byte arrived. */
+    private final int[] slotChunk;
     private final Offered[] offered;
     private final Unpacked[] unpacked;
     /** Chunks that may wait for their unpack at once when they are taken out of the sender's arena. */
@@ -53,6 +57,8 @@ final class ChunkedReceive implements TransferPort
         this.slotAddress = new long[this.slots];
         this.wireStartNs = new long[this.slots];
         this.arrivedBytes = new int[this.slots];
+        this.slotChunk = new int[this.slots];
+        Arrays.fill(slotChunk, -1);
         this.offered = new Offered[this.slots];
         this.unpacked = new Unpacked[arenaBase != 0 ? ARENA_RING : this.slots];
         for (int i = 0; i < this.slots; i++)
@@ -107,11 +113,12 @@ final class ChunkedReceive implements TransferPort
      * Writes arrived packed bytes into the host memory of their chunks; a chunk whose last byte arrived goes to the
      * pipeline to be unpacked.
      *
-     * @return false when the bytes lie outside the window.
+     * @return false when the bytes lie outside the window: past the last chunk offered, or in a chunk that holds no
+     * slot (its slot went to a later chunk) or whose bytes all arrived already.
      */
     boolean write(final long srcAddress, final long packedOffset, final int lengthBytes)
     {
-        if (packedOffset + lengthBytes > windowBytes())
+        if (packedOffset < 0 || packedOffset + lengthBytes > windowBytes() || !takes(packedOffset, lengthBytes))
         {
             return false;
         }
@@ -132,6 +139,7 @@ final class ChunkedReceive implements TransferPort
             if (arrivedBytes[index] == plan.length(chunk))
             {
                 arrivedBytes[index] = 0;
+                slotChunk[index] = -1;
                 if (tracer.isEnabled())
                 {
                     tracer.record(receive.transferId, chunk, Stage.WIRE, wireStartNs[index], System.nanoTime(),
@@ -141,6 +149,19 @@ final class ChunkedReceive implements TransferPort
             }
             done += piece;
             offset += piece;
+        }
+        return true;
+    }
+
+    private boolean takes(final long packedOffset, final int lengthBytes)
+    {
+        final int last = plan.chunkOf(packedOffset + lengthBytes - 1);
+        for (int chunk = plan.chunkOf(packedOffset); chunk <= last; chunk++)
+        {
+            if (slotChunk[chunk % slots] != chunk)
+            {
+                return false;
+            }
         }
         return true;
     }
@@ -207,6 +228,7 @@ final class ChunkedReceive implements TransferPort
         public void execute(final ProgressEngine engine)
         {
             transfer.slotAddress[chunk % transfer.slots] = address;
+            transfer.slotChunk[chunk % transfer.slots] = chunk;
             transfer.chunksOffered = chunk + 1;
             engine.windowGrew(transfer.receive);
         }
