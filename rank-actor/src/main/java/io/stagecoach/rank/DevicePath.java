@@ -213,6 +213,15 @@ final class DevicePath implements AutoCloseable
         return current == null ? 0 : current.transfersStarted();
     }
 
+    /**
+     * @return slots of the stage pipeline's pools free now, all of them once every transfer ended; 0 without a
+     * pipeline.
+     */
+    int freeSlots()
+    {
+        return pipeline instanceof StagePipeline stage ? stage.freeSlots() : 0;
+    }
+
     public void close()
     {
         for (int i = 0; i < peerSlots.length; i++)

@@ -130,12 +130,12 @@ public final class StagePipeline implements TransferPipeline
     }
 
     /**
-     * @return slots of the send and receive pools free now; both pools are full again once every transfer ended.
+     * @return slots of the send, receive and shared pools free now; every pool is full again once every transfer
+     * ended.
      */
     public synchronized int freeSlots()
     {
-        return (sendSlots == null ? slots : sendSlots.available()) +
-            (receiveSlots == null ? slots : receiveSlots.available());
+        return free(sendSlots) + free(receiveSlots) + free(sharedSlots);
     }
 
     /**
@@ -275,6 +275,11 @@ public final class StagePipeline implements TransferPipeline
     private String name(final String direction, final TransferSpec spec)
     {
         return direction + "-" + spec.transferId() + "-" + transfersStarted.incrementAndGet();
+    }
+
+    private int free(final BufferPool pool)
+    {
+        return pool == null ? slots : pool.available();
     }
 
     private static void closeAll(final DeviceStream[] streams)
