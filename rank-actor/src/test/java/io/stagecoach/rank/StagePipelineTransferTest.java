@@ -1,0 +1,212 @@
+package io.stagecoach.rank;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+import io.stagecoach.device.DeviceContext;
+import io.stagecoach.device.DeviceKind;
+import io.stagecoach.device.DeviceRuntime;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Large device messages through the stage pipeline end to end, two ranks of a {@link LocalJob} on two emulated
+ * devices: both wires (arena: chunks taken out of the sender's shared slots in place; stream: chunks as DATA into the
+ * receiver's slots), chunks of 4 KiB and 64 KiB, device to device, host to device and device to host, messages of 0,
+ * 1, chunk - 1, chunk, chunk + 1 bytes, many chunks and 4 MiB + 20, each in a layout from a seeded generator that
+ * prints its seed, with blocks across chunk boundaries. Each receive buffer is poisoned beforehand and checked byte for
+ * byte afterwards, the bytes outside the datatype included; the path taken and the pool slots given back are checked
+ * too.
+ */
+class StagePipelineTransferTest
+{
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final int THRESHOLD = 1024;
+    private static final long SEED = RandomTypes.seed("StagePipelineTransferTest");
+
+    @TempDir
+    static Path directory;
+
+    private static DeviceRuntime device;
+    private static String jobKey;
+    private static LocalJob job;
+    private static int fullSlots;
+    private static int tag;
+
+    enum Direction
+    {
+        DEVICE_TO_DEVICE(true, true),
+        HOST_TO_DEVICE(false, true),
+        DEVICE_TO_HOST(true, false);
+
+        final boolean fromDevice;
+        final boolean toDevice;
+
+        Direction(final boolean fromDevice, final boolean toDevice)
+        {
+            this.fromDevice = fromDevice;
+            this.toDevice = toDevice;
+        }
+    }
+
+    @BeforeAll
+    static void open()
+    {
+        device = DeviceRuntime.open(new DeviceContext().kind(DeviceKind.EMULATED).emulatedDeviceCount(2)
+            .emulatedMemoryBytes(512L << 20));
+    }
+
+    @AfterAll
+    static void close()
+    {
+        if (job != null)
+        {
+            job.close();
+        }
+        device.close();
+    }
+
+    static Stream<Arguments> transfers()
+    {
+        final List<Arguments> transfers = new ArrayList<>();
+        for (final String wire : List.of("arena", "stream"))
+        {
+            for (final int chunkBytes : List.of(4096, 64 * 1024))
+            {
+                for (final Direction direction : Direction.values())
+                {
+                    for (final long packedBytes : List.of(0L, 1L, chunkBytes - 1L, (long)chunkBytes, chunkBytes + 1L,
+                        37L * chunkBytes + 123, (4L << 20) + 20))
+                    {
+                        transfers.add(Arguments.of(wire, chunkBytes, direction, packedBytes));
+                    }
+                }
+            }
+        }
+        return transfers.stream();
+    }
+
+    @ParameterizedTest(name = "{0} wire, {1}-byte chunks, {2}, {3} bytes")
+    @MethodSource("transfers")
+    void shouldMoveEveryByteOfTheDatatypeAndNoOther(
+        final String wire, final int chunkBytes, final Direction direction, final long packedBytes)
+    {
+        final LocalJob ranks = job(wire, chunkBytes);
+        final RandomTypes random = new RandomTypes(SEED ^ (wire + chunkBytes + direction + packedBytes).hashCode());
+        final ExactMessage message = ExactMessage.of(random, packedBytes, chunkBytes);
+        final int pad = random.nextInt(256);
+        final int lengthBytes = pad + message.spanBytes() + random.nextInt(256);
+        final ByteBuffer source = randomBytes(random, lengthBytes);
+        final ByteBuffer poison = poison(lengthBytes);
+        final long[] before = { pipelineTransfers(0), pipelineTransfers(1), arenaChunks() };
+        try (TestMemory from = TestMemory.of(direction.fromDevice, device, 0, lengthBytes);
+             TestMemory to = TestMemory.of(direction.toDevice, device, 1, lengthBytes))
+        {
+            from.write(source);
+            to.write(poison);
+            final int messageTag = ++tag;
+            final Request receive = ranks.rank(1).irecv(to.address() + pad, lengthBytes - pad, message.count(),
+                message.type(), 0, messageTag);
+            final Request send = ranks.rank(0).isend(from.address() + pad, lengthBytes - pad, message.count(),
+                message.type(), 1, messageTag);
+            send.await(TIMEOUT);
+            assertEquals(message.count(), receive.await(TIMEOUT).count(), "instances received");
+
+            final ByteBuffer expected = message.unpackedInto(source.position(pad).slice(), poison.position(pad).slice());
+            final ByteBuffer arrived = to.read();
+            final int mismatch = poison.clear().slice(0, pad).mismatch(arrived.slice(0, pad));
+            assertEquals(-1, mismatch, "byte " + mismatch + " before displacement 0 stays poisoned");
+            final int wrong = expected.clear().slice(0, lengthBytes - pad).mismatch(arrived.slice(pad, lengthBytes - pad));
+            assertEquals(-1, wrong, () -> "byte " + wrong + " from displacement 0 of " + message.type() +
+                " (expected " + expected.get(wrong) + ", poison " + poison.get(pad + wrong) + ")");
+            assertPath(direction, wire, packedBytes, chunkBytes, before);
+            awaitSlotsBack();
+        }
+    }
+
+    private static void assertPath(
+        final Direction direction, final String wire, final long packedBytes, final int chunkBytes,
+        final long[] before)
+    {
+        final boolean large = packedBytes > THRESHOLD;
+        assertEquals(before[0] + (large && direction.fromDevice ? 1 : 0), pipelineTransfers(0),
+            "sends through the stage pipeline");
+        assertEquals(before[1] + (large && direction.toDevice ? 1 : 0), pipelineTransfers(1),
+            "receives through the stage pipeline");
+        final boolean inPlace = large && direction == Direction.DEVICE_TO_DEVICE && wire.equals("arena");
+        assertEquals(before[2] + (inPlace ? (packedBytes + chunkBytes - 1) / chunkBytes : 0), arenaChunks(),
+            "chunks taken out of the sender's arena in place");
+    }
+
+    private static void awaitSlotsBack()
+    {
+        awaitTrue(() -> job.rank(0).engine().device().freeSlots() == fullSlots &&
+            job.rank(1).engine().device().freeSlots() == fullSlots, "every pool slot of both ranks back");
+    }
+
+    private static LocalJob job(final String wire, final int chunkBytes)
+    {
+        final String key = wire + "/" + chunkBytes;
+        if (!key.equals(jobKey))
+        {
+            if (job != null)
+            {
+                job.close();
+            }
+            job = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD)
+                .deviceRuntime(device).chunkBytes(chunkBytes).pipelineWire(wire));
+            jobKey = key;
+            fullSlots = job.rank(0).engine().device().freeSlots();
+        }
+        return job;
+    }
+
+    private static long pipelineTransfers(final int rank)
+    {
+        return job.rank(rank).engine().device().transfersStarted();
+    }
+
+    private static long arenaChunks()
+    {
+        return job.rank(1).engine().counters(0)[9];
+    }
+
+    private static ByteBuffer randomBytes(final RandomTypes random, final int lengthBytes)
+    {
+        final byte[] bytes = new byte[lengthBytes];
+        random.nextBytes(bytes);
+        return ByteBuffer.allocateDirect(Math.max(1, lengthBytes)).put(bytes).clear();
+    }
+
+    private static ByteBuffer poison(final int lengthBytes)
+    {
+        final ByteBuffer poison = ByteBuffer.allocateDirect(Math.max(1, lengthBytes));
+        for (int i = 0; i < lengthBytes; i++)
+        {
+            poison.put(i, (byte)(0xA5 ^ i * 7));
+        }
+        return poison;
+    }
+
+    private static void awaitTrue(final BooleanSupplier condition, final String what)
+    {
+        final long deadlineNs = System.nanoTime() + TIMEOUT.toNanos();
+        while (!condition.getAsBoolean())
+        {
+            assertTrue(System.nanoTime() - deadlineNs < 0, "waited " + TIMEOUT.toSeconds() + " s for " + what);
+            Thread.yield();
+        }
+    }
+}
