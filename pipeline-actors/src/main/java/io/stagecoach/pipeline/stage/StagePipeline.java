@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.stagecoach.device.Allocation;
 import io.stagecoach.device.DeviceEvent;
+import io.stagecoach.device.DeviceException;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.DeviceStream;
 import io.stagecoach.device.pool.BufferPool;
@@ -139,7 +140,8 @@ public final class StagePipeline implements TransferPipeline
     }
 
     /**
-     * Closes the pools, streams and events. Transfers still running fail their device work.
+     * Closes the pools, streams and events, once the device work queued on the streams is done: it writes and reads
+     * the pools' slots. Transfers still running fail their device work.
      */
     public synchronized void close()
     {
@@ -288,6 +290,14 @@ public final class StagePipeline implements TransferPipeline
         {
             if (streams[i] != null)
             {
+                try
+                {
+                    streams[i].synchronize();
+                }
+                catch (final DeviceException ex)
+                {
+                    // the failed work was reported to its transfer; the stream is closed all the same
+                }
                 streams[i].close();
                 streams[i] = null;
             }
