@@ -29,7 +29,10 @@ final class ChunkedReceive implements TransferPort
     private final int[] slotChunk;
     private final Offered[] offered;
     private final Unpacked[] unpacked;
-    /** Chunks that may wait for their unpack at once when they are taken out of the sender's arena. */
+    /**
+     * Chunks that may wait for their unpack at once when they are taken out of the sender's arena: a sender announces
+     * no more ahead of those done, whatever its slots.
+     */
     static final int ARENA_RING = 64;
 
     /** Where the sender's shared arena starts in this process, when its chunks are taken out of it; 0 otherwise. */

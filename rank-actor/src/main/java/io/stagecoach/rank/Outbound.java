@@ -434,7 +434,7 @@ final class Outbound
             {
                 final ChunkedSend chunked = send.chunked;
                 final int chunk = chunked.chunksAnnounced;
-                if (!chunked.isReady(chunk))
+                if (!chunked.isReady(chunk) || chunk - chunked.chunksSent >= ChunkedReceive.ARENA_RING)
                 {
                     break;
                 }

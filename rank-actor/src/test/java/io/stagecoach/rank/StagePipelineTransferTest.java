@@ -13,6 +13,7 @@ import io.stagecoach.device.DeviceKind;
 import io.stagecoach.device.DeviceRuntime;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -133,6 +134,39 @@ class StagePipelineTransferTest
                 " (expected " + expected.get(wrong) + ", poison " + poison.get(pad + wrong) + ")");
             assertPath(direction, wire, packedBytes, chunkBytes, before);
             awaitSlotsBack();
+        }
+    }
+
+    /**
+     * A receiver takes at most {@link ChunkedReceive#ARENA_RING} chunks out of a sender's arena at once, whatever the
+     * sender's slots: a send with more slots than that announces no more chunks ahead of those done.
+     */
+    @Test
+    void shouldMoveEveryByteWhenTheSenderHoldsMoreSlotsThanTheReceiverTakesChunksOutOfItsArenaAtOnce()
+    {
+        final int slots = 2 * ChunkedReceive.ARENA_RING + 3;
+        final int chunkBytes = 4096;
+        final RandomTypes random = new RandomTypes(SEED ^ slots);
+        final ExactMessage message = ExactMessage.of(random, 3L * slots * chunkBytes + 5, chunkBytes);
+        final ByteBuffer source = randomBytes(random, message.spanBytes());
+        final ByteBuffer poison = poison(message.spanBytes());
+        try (LocalJob ranks = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD)
+            .deviceRuntime(device).chunkBytes(chunkBytes).pipelineSlots(slots).pipelinePoolSlots(slots));
+             TestMemory from = TestMemory.device(device, 0, message.spanBytes());
+             TestMemory to = TestMemory.device(device, 1, message.spanBytes()))
+        {
+            from.write(source);
+            for (int round = 0; round < 2; round++)
+            {
+                to.write(poison);
+                final Request receive = ranks.rank(1).irecv(to.address(), message.spanBytes(), message.count(),
+                    message.type(), 0, 1);
+                ranks.rank(0).isend(from.address(), message.spanBytes(), message.count(), message.type(), 1, 1)
+                    .await(TIMEOUT);
+                assertEquals(message.count(), receive.await(TIMEOUT).count(), "instances received");
+                final int wrong = message.unpackedInto(source, poison).mismatch(to.read());
+                assertEquals(-1, wrong, "byte " + wrong + " of round " + round);
+            }
         }
     }
 
