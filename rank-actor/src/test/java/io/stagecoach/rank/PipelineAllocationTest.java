@@ -141,7 +141,8 @@ class PipelineAllocationTest
     }
 
     /**
-     * @return ids of this thread and of the ranks' progress threads.
+     * @return ids of this thread and of the progress threads of every rank in this JVM (a rank of an earlier test that
+     * is still there allocates nothing idle).
      */
     private static long[] engineThreads()
     {
@@ -154,7 +155,7 @@ class PipelineAllocationTest
                 found.add(thread);
             }
         }
-        assertEquals(3, found.size(), () -> "this thread and two progress threads: " + found);
+        assertTrue(found.size() >= 3, () -> "this thread and the two ranks' progress threads: " + found);
         return found.stream().mapToLong(Thread::getId).toArray();
     }
 
