@@ -655,7 +655,9 @@ public final class Communicator implements AutoCloseable
         {
             throw badBuffer(role + " buffer capacity " + capacityBytes + " is negative");
         }
-        final MemoryRegion region = deviceRuntime == null ? MemoryRegion.PAGEABLE_HOST : deviceRuntime.lookup(address);
+        // a buffer of no bytes (one past the end of an allocation, say) is never read or written: its kind is moot
+        final MemoryRegion region = deviceRuntime == null || capacityBytes == 0 ? MemoryRegion.PAGEABLE_HOST :
+            deviceRuntime.lookup(address);
         if (region.type() == MemoryType.DEVICE && region.lengthBytes() > 0 &&
             address + capacityBytes > region.endAddress())
         {

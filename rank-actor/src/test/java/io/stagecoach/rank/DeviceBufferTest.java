@@ -180,6 +180,28 @@ class DeviceBufferTest
         assertTrue(freedAddress.status().error().getMessage().contains("freed"), freedAddress::toString);
     }
 
+    /**
+     * An empty message may name a buffer of no bytes anywhere, as in MPI: one past the end of a device allocation
+     * lies in no allocation, and nothing is read or written there.
+     */
+    @Test
+    void shouldMoveAnEmptyMessageFromAndToTheEndOfADeviceAllocation()
+    {
+        final Allocation from = device.allocate(0, 1000);
+        final Allocation to = device.allocate(1, 1000);
+        try
+        {
+            final Request receive = job.rank(1).irecv(to.address() + 1000, 0, 0, Datatype.INT, 0, 10);
+            job.rank(0).isend(from.address() + 1000, 0, 0, Datatype.INT, 1, 10).await(TIMEOUT);
+            assertEquals(0, receive.await(TIMEOUT).count(), "instances received");
+        }
+        finally
+        {
+            from.free();
+            to.free();
+        }
+    }
+
     private static DevicePath devicePath(final Communicator rank)
     {
         return rank.engine().device();
