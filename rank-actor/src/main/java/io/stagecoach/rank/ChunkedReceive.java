@@ -6,6 +6,7 @@ import io.stagecoach.pipeline.trace.Stage;
 import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.pipeline.transfer.ChunkPlan;
 import io.stagecoach.pipeline.transfer.TransferHandle;
+import io.stagecoach.pipeline.transfer.TransferPipeline;
 import io.stagecoach.pipeline.transfer.TransferPort;
 
 /**
@@ -33,7 +34,6 @@ final class ChunkedReceive implements TransferPort
      * Chunks that may wait for their unpack at once when they are taken out of the sender's arena: a sender announces
      * no more ahead of those done, whatever its slots.
      */
-    static final int ARENA_RING = 64;
 
     /** Where the sender's shared arena starts in this process, when its chunks are taken out of it; 0 otherwise. */
     final long arenaBase;
@@ -63,7 +63,7 @@ final class ChunkedReceive implements TransferPort
         this.slotChunk = new int[this.slots];
         Arrays.fill(slotChunk, -1);
         this.offered = new Offered[this.slots];
-        this.unpacked = new Unpacked[arenaBase != 0 ? ARENA_RING : this.slots];
+        this.unpacked = new Unpacked[arenaBase != 0 ? TransferPipeline.ARENA_RING : this.slots];
         for (int i = 0; i < this.slots; i++)
         {
             offered[i] = new Offered(this);

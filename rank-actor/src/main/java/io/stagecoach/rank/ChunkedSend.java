@@ -99,8 +99,16 @@ final class ChunkedSend implements TransferPort
     }
 
     /**
-     * Stops the pipeline's side of the transfer, once.
+     * The receiver answered the RTS: the pipeline may give the transfer slots beyond those unmatched sends may hold.
      */
+    void matched()
+    {
+        if (handle != null && !stopped)
+        {
+            handle.matched();
+        }
+    }
+
     /**
      * The engine named a packed chunk to a receiver that takes it out of the arena (a CHUNK).
      */
@@ -110,6 +118,9 @@ final class ChunkedSend implements TransferPort
         chunksAnnounced++;
     }
 
+    /**
+     * Stops the pipeline's side of the transfer, once.
+     */
     void cancel()
     {
         if (handle != null && !stopped)

@@ -292,6 +292,10 @@ final class Inbound implements FragmentHandler
                 send.chunked.arenaWire = true;
             }
             send.receiverTransferId = message.receiverTransferId();
+            if (send.chunked != null)
+            {
+                send.chunked.matched();
+            }
             peer.streaming.addLast(send);
         }
     }

@@ -1,6 +1,7 @@
 package io.stagecoach.rank;
 
 import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.pipeline.transfer.TransferPipeline;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.protocol.wire.MessageType;
 import org.agrona.UnsafeApi;
@@ -434,7 +435,7 @@ final class Outbound
             {
                 final ChunkedSend chunked = send.chunked;
                 final int chunk = chunked.chunksAnnounced;
-                if (!chunked.isReady(chunk) || chunk - chunked.chunksSent >= ChunkedReceive.ARENA_RING)
+                if (!chunked.isReady(chunk) || chunk - chunked.chunksSent >= TransferPipeline.ARENA_RING)
                 {
                     break;
                 }

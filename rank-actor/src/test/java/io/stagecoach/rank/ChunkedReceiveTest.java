@@ -62,7 +62,7 @@ class ChunkedReceiveTest
         final StagecoachContext context = new StagecoachContext().rank(0).size(2).jobId(jobId).nodeName("node")
             .peers(peers).aeronDirectoryName(driver.aeronDirectoryName()).useRendezvous(false).conclude();
         engine = new ProgressEngine(0, 2, context.engineSettings(),
-            new DevicePath(null, CHUNK_BYTES, SLOTS, SLOTS, 2, false, StageTracer.OFF));
+            new DevicePath(null, CHUNK_BYTES, CHUNK_BYTES, SLOTS, SLOTS, 2, false, StageTracer.OFF));
         transport = AeronTransport.connect(context.transportContext(peers, driver.aeronDirectoryName()).listener(engine),
             error -> { });
         engine.attach(transport);
@@ -264,6 +264,11 @@ class ChunkedReceiveTest
             public void chunkSent(final int chunk)
             {
                 throw new AssertionError("a receive sends nothing");
+            }
+
+            public void matched()
+            {
+                throw new AssertionError("a receive starts matched");
             }
 
             public void chunkArrived(final int chunk, final long hostAddress)

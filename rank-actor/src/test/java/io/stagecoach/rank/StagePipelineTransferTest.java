@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceKind;
 import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.pipeline.transfer.TransferPipeline;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -138,13 +139,13 @@ class StagePipelineTransferTest
     }
 
     /**
-     * A receiver takes at most {@link ChunkedReceive#ARENA_RING} chunks out of a sender's arena at once, whatever the
+     * A receiver takes at most {@link TransferPipeline#ARENA_RING} chunks out of a sender's arena at once, whatever the
      * sender's slots: a send with more slots than that announces no more chunks ahead of those done.
      */
     @Test
     void shouldMoveEveryByteWhenTheSenderHoldsMoreSlotsThanTheReceiverTakesChunksOutOfItsArenaAtOnce()
     {
-        final int slots = 2 * ChunkedReceive.ARENA_RING + 3;
+        final int slots = 2 * TransferPipeline.ARENA_RING + 3;
         final int chunkBytes = 4096;
         final RandomTypes random = new RandomTypes(SEED ^ slots);
         final ExactMessage message = ExactMessage.of(random, 3L * slots * chunkBytes + 5, chunkBytes);

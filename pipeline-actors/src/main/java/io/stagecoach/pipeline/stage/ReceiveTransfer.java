@@ -9,6 +9,7 @@ import io.stagecoach.pipeline.trace.Stage;
 import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.pipeline.transfer.ChunkPlan;
 import io.stagecoach.pipeline.transfer.TransferHandle;
+import io.stagecoach.pipeline.transfer.TransferPipeline;
 import io.stagecoach.pipeline.transfer.TransferSpec;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -25,7 +26,6 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 final class ReceiveTransfer implements TransferHandle
 {
     /** Chunks that may have arrived and wait for their unpack at once, when the sender's memory holds them. */
-    static final int SHARED_RING = 64;
 
     /**
      * What the receive's actor is told.
@@ -118,7 +118,7 @@ final class ReceiveTransfer implements TransferHandle
         this.plan = spec.plan();
         this.withSlots = withSlots;
         this.slots = spec.slotsUsed();
-        this.ring = withSlots ? slots : SHARED_RING;
+        this.ring = withSlots ? slots : TransferPipeline.ARENA_RING;
         this.packer = pipeline.runtime().packer(spec.type(), spec.device());
         this.stream = pipeline.unpackStream(spec.device());
         this.tracer = pipeline.tracer();
@@ -177,8 +177,14 @@ final class ReceiveTransfer implements TransferHandle
     }
 
     /**
-     * {@inheritDoc} At most {@link #SHARED_RING} chunks (or the transfer's slots) may wait for their unpack.
+     * {@inheritDoc} At most {@link TransferPipeline#ARENA_RING} chunks (or the transfer's slots) may wait for their
+     * unpack.
      */
+    public void matched()
+    {
+        // a receive starts matched
+    }
+
     public void chunkArrived(final int chunk, final long hostAddress)
     {
         final int index = chunk % ring;

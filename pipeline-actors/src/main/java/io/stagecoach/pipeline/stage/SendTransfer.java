@@ -18,9 +18,11 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 /**
  * The device side of one large send: packs the chunks of a device buffer, in order, into slots of pinned host memory
  * (the pack kernel writes the mapped memory straight: PACK and D2H in one pass), as far ahead of the wire as its
- * slots allow, and hands each packed chunk to the engine; a slot the engine has sent takes the next chunk. The first
- * slot is waited for (back-pressure when the pool is busy); more are taken only when free, so a transfer never waits
- * while it holds a slot. The device's completions arrive as messages; nothing waits on an actor thread, and per
+ * slots allow, and hands each packed chunk to the engine; a slot the engine has sent takes the next chunk. Until its
+ * receiver is matched (the first CTS) the send packs ahead only into slots free within the share of the pool that
+ * unmatched sends may hold; once matched, its first slot is waited for (back-pressure when the pool is busy) and more
+ * are taken only when free, so a transfer never waits while it holds a slot, and sends that wait for their receives
+ * never keep a matched one from its slots. The device's completions arrive as messages; nothing waits on an actor thread, and per
  * chunk nothing is allocated here (the messages are made once per slot).
  */
 final class SendTransfer implements TransferHandle
@@ -71,6 +73,14 @@ final class SendTransfer implements TransferHandle
     }
 
     /**
+     * The receiver is matched.
+     */
+    enum Matched implements Command
+    {
+        INSTANCE
+    }
+
+    /**
      * The engine gave up the transfer.
      */
     enum Cancel implements Command
@@ -102,6 +112,9 @@ final class SendTransfer implements TransferHandle
     private int workInFlight;
     private boolean leasePending;
     private boolean cancelled;
+    private boolean matched;
+    /** Slots leased ahead while unmatched, counted in the pipeline's share for unmatched sends. */
+    private int aheadSlots;
 
     SendTransfer(final StagePipeline pipeline, final TransferSpec spec)
     {
@@ -143,9 +156,14 @@ final class SendTransfer implements TransferHandle
         {
             this.context = context;
             this.self = context.getSelf();
-            leasePending = true;
-            context.pipeToSelf(pipeline.leaseSlot(true, spec.sharedSlots()), SlotLeased::new);
+            BufferSlot ahead;
+            while (leasedCount < slots && (ahead = pipeline.tryLeaseAhead(spec.sharedSlots())) != null)
+            {
+                aheadSlots++;
+                addSlot(ahead);
+            }
             return Behaviors.receive(Command.class)
+                .onMessageEquals(Matched.INSTANCE, this::onMatched)
                 .onMessage(SlotLeased.class, this::onSlotLeased)
                 .onMessage(Packed.class, this::onPacked)
                 .onMessage(Sent.class, this::onSent)
@@ -160,6 +178,11 @@ final class SendTransfer implements TransferHandle
         self.tell(sent[chunk % slots]);
     }
 
+    public void matched()
+    {
+        self.tell(Matched.INSTANCE);
+    }
+
     public void chunkArrived(final int chunk, final long hostAddress)
     {
         throw new UnsupportedOperationException("transfer " + spec.transferId() + " is a send");
@@ -168,6 +191,36 @@ final class SendTransfer implements TransferHandle
     public void cancel()
     {
         self.tell(Cancel.INSTANCE);
+    }
+
+    private Behavior<Command> onMatched()
+    {
+        if (matched || cancelled)
+        {
+            return Behaviors.same();
+        }
+        matched = true;
+        pipeline.aheadDone(spec.sharedSlots(), aheadSlots);
+        aheadSlots = 0;
+        if (leasedCount == 0)
+        {
+            leasePending = true;
+            context.pipeToSelf(pipeline.leaseSlot(true, spec.sharedSlots()), SlotLeased::new);
+        }
+        else
+        {
+            leaseFree();
+        }
+        return Behaviors.same();
+    }
+
+    private void leaseFree()
+    {
+        BufferSlot more;
+        while (leasedCount < slots && (more = pipeline.tryLeaseSlot(true, spec.sharedSlots())) != null)
+        {
+            addSlot(more);
+        }
     }
 
     private Behavior<Command> onSlotLeased(final SlotLeased message)
@@ -184,11 +237,7 @@ final class SendTransfer implements TransferHandle
             return finishIfIdle();
         }
         addSlot(message.slot());
-        BufferSlot more;
-        while (leasedCount < slots && (more = pipeline.tryLeaseSlot(true, spec.sharedSlots())) != null)
-        {
-            addSlot(more);
-        }
+        leaseFree();
         return Behaviors.same();
     }
 
@@ -299,6 +348,8 @@ final class SendTransfer implements TransferHandle
             pipeline.giveBack(events[i]);
         }
         leasedCount = 0;
+        pipeline.aheadDone(spec.sharedSlots(), aheadSlots);
+        aheadSlots = 0;
         return Behaviors.stopped();
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.stagecoach.device.Allocation;
@@ -45,6 +46,9 @@ public final class StagePipeline implements TransferPipeline
     private final DeviceStream[] unpackStreams;
     private final List<ArrayDeque<DeviceEvent>> events;
     private final AtomicLong transfersStarted = new AtomicLong();
+    /** Slots of the send pool, and of the shared pool, that sends not matched yet hold. */
+    private final AtomicInteger aheadSendSlots = new AtomicInteger();
+    private final AtomicInteger aheadSharedSlots = new AtomicInteger();
     private boolean closed;
 
     /**
@@ -193,6 +197,44 @@ public final class StagePipeline implements TransferPipeline
     BufferSlot tryLeaseSlot(final boolean send, final boolean shared)
     {
         return pool(send, shared).tryAcquire();
+    }
+
+    /**
+     * A slot for a send not matched yet, packing ahead of its CTS: such sends together hold at most half the pool
+     * (rounded down), so that a matched transfer always finds slots that no send waiting for its receiver keeps
+     * (an MPI program may receive a later message before earlier ones that wait unexpected).
+     *
+     * @return the slot, or null when none is free or unmatched sends hold their share.
+     */
+    BufferSlot tryLeaseAhead(final boolean shared)
+    {
+        final BufferPool pool = pool(true, shared);
+        final AtomicInteger ahead = shared ? aheadSharedSlots : aheadSendSlots;
+        final int limit = pool.slotCount() / 2;
+        int held;
+        do
+        {
+            held = ahead.get();
+            if (held >= limit)
+            {
+                return null;
+            }
+        }
+        while (!ahead.compareAndSet(held, held + 1));
+        final BufferSlot slot = pool.tryAcquire();
+        if (slot == null)
+        {
+            ahead.decrementAndGet();
+        }
+        return slot;
+    }
+
+    /**
+     * Slots leased ahead are no longer an unmatched send's: it was matched, or gave them back.
+     */
+    void aheadDone(final boolean shared, final int slots)
+    {
+        (shared ? aheadSharedSlots : aheadSendSlots).addAndGet(-slots);
     }
 
     private synchronized BufferPool pool(final boolean send, final boolean shared)

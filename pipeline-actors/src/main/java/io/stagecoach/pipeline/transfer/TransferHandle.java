@@ -15,6 +15,13 @@ public interface TransferHandle
     void chunkSent(int chunk);
 
     /**
+     * Sender: the receiver is posted (its first CTS came), so the transfer will run to its end. Until then a send
+     * packs ahead only into slots that unmatched sends may take, leaving the rest of the pool to matched transfers;
+     * from then on it takes any slot. A receive is matched from its start. Called at most once.
+     */
+    void matched();
+
+    /**
      * Receiver: every byte of a chunk is in host memory (the slot the pipeline gave for it, or memory the sender's
      * process shares), ready to be unpacked into the device buffer.
      *

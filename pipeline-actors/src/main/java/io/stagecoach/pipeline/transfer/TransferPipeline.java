@@ -9,6 +9,12 @@ package io.stagecoach.pipeline.transfer;
 public interface TransferPipeline extends AutoCloseable
 {
     /**
+     * Chunks of a receive out of the sender's memory (the arena wire) that may have arrived and not been unpacked:
+     * a sender names at most this many chunks beyond those the receiver has taken out.
+     */
+    int ARENA_RING = 64;
+
+    /**
      * Starts packing a device send buffer, chunk by chunk, into host memory, up to {@link TransferSpec#slotsUsed()}
      * chunks ahead of the wire; each packed chunk is reported with {@link TransferPort#chunkPacked(int, long)}.
      *
@@ -48,7 +54,8 @@ public interface TransferPipeline extends AutoCloseable
     long transfersStarted();
 
     /**
-     * Stops every transfer and releases the host memory, streams and events once their device work is done.
+     * Releases the host memory, streams and events once the device work queued on the pipeline's streams is done.
+     * The transfers' actors belong to the caller's actor system, which stops them; close it after that.
      */
     void close();
 }

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 
 import io.stagecoach.device.Allocation;
+import io.stagecoach.device.pool.BufferSlot;
 import io.stagecoach.pipeline.stage.RecordingPort.ChunkPacked;
 import io.stagecoach.pipeline.stage.RecordingPort.Fact;
 import io.stagecoach.pipeline.stage.RecordingPort.TransferFailed;
@@ -19,9 +20,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import static io.stagecoach.pipeline.stage.StageFixture.POOL_SLOTS;
 import static io.stagecoach.pipeline.stage.StageFixture.TRANSFER_SLOTS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -64,6 +68,7 @@ class SendTransferTest
         try
         {
             final TransferHandle handle = fixture.pipeline.startSend(fixture.spec(source, new RecordingPort(port)));
+            handle.matched();
             final long[] slotOf = new long[fixture.plan.chunks()];
             for (int chunk = 0; chunk < TRANSFER_SLOTS; chunk++)
             {
@@ -94,6 +99,45 @@ class SendTransferTest
     }
 
     @Test
+    void shouldPackAheadOnlyIntoTheUnmatchedShareOfThePoolUntilMatched()
+    {
+        final TestProbe<Fact> port = testKit.createTestProbe();
+        final ByteBuffer typed = fixture.randomHost();
+        final Allocation source = fixture.toDevice(typed);
+        try
+        {
+            final TransferHandle handle = fixture.pipeline.startSend(fixture.spec(source, new RecordingPort(port)));
+            final int share = POOL_SLOTS / 2;
+            for (int chunk = 0; chunk < share; chunk++)
+            {
+                expectPacked(port, typed, chunk);
+            }
+            port.expectNoMessage(QUIET);
+            assertEquals(fullSlots - share, fixture.pipeline.freeSlots(), "slots an unmatched send leases");
+            assertNull(fixture.pipeline.tryLeaseAhead(false), "no slot ahead beyond the unmatched share");
+
+            handle.matched();
+            for (int chunk = share; chunk < TRANSFER_SLOTS; chunk++)
+            {
+                expectPacked(port, typed, chunk);
+            }
+            port.expectNoMessage(QUIET);
+            assertEquals(fullSlots - TRANSFER_SLOTS, fixture.pipeline.freeSlots(), "slots leased once matched");
+            final BufferSlot ahead = fixture.pipeline.tryLeaseAhead(false);
+            assertNotNull(ahead, "the unmatched share is free again once the send is matched");
+            ahead.release();
+            fixture.pipeline.aheadDone(false, 1);
+
+            handle.cancel();
+            Waits.until(() -> fixture.pipeline.freeSlots() == fullSlots, TIMEOUT, "every slot back after the cancel");
+        }
+        finally
+        {
+            source.free();
+        }
+    }
+
+    @Test
     void shouldHoldItsSlotsThroughACancelUntilTheDeviceWorkInFlightIsDone()
     {
         final TestProbe<Fact> port = testKit.createTestProbe();
@@ -102,6 +146,7 @@ class SendTransferTest
         {
             fixture.pump.hold();
             final TransferHandle handle = fixture.pipeline.startSend(fixture.spec(source, new RecordingPort(port)));
+            handle.matched();
             Waits.until(() -> fixture.pipeline.freeSlots() == fullSlots - TRANSFER_SLOTS, TIMEOUT,
                 "the send to lease its slots and pack into them");
 
@@ -129,6 +174,7 @@ class SendTransferTest
         try
         {
             final TransferHandle handle = fixture.pipeline.startSend(fixture.spec(source, new RecordingPort(port)));
+            handle.matched();
             for (int chunk = 0; chunk < TRANSFER_SLOTS; chunk++)
             {
                 expectPacked(port, typed, chunk);
@@ -154,7 +200,7 @@ class SendTransferTest
         final Allocation source = fixture.toDevice(fixture.randomHost());
         source.free();
 
-        fixture.pipeline.startSend(fixture.spec(source, new RecordingPort(port)));
+        fixture.pipeline.startSend(fixture.spec(source, new RecordingPort(port))).matched();
 
         final TransferFailed failed = port.expectMessageClass(TransferFailed.class, TIMEOUT);
         assertInstanceOf(StagingException.class, failed.failure());

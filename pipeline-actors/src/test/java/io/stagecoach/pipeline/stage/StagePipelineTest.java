@@ -67,7 +67,7 @@ class StagePipelineTest
             spare.release();
             pipeline.startSend(new TransferSpec(1, 1, source.address(), 0, CHUNKS * CHUNK_BYTES,
                 Datatype.BYTE.compiled(), ChunkPlan.of(CHUNKS * CHUNK_BYTES, CHUNK_BYTES), CHUNKS, false,
-                new RecordingPort(port)));
+                new RecordingPort(port))).matched();
             Waits.until(() -> pipeline.freeSlots() == 3 * POOL_SLOTS - CHUNKS, TIMEOUT,
                 "the send to lease its slots and queue its packs behind the copies");
 
