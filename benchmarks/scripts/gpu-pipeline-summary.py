@@ -199,6 +199,25 @@ def rows(results):
     return table
 
 
+def stream_rows(results):
+    """Ours on the stream wire: [(measure, target, {mode: (value, verdict)})]."""
+    table = []
+    for size in (256 * KIB, 1 * MIB, 4 * MIB, 16 * MIB, 64 * MIB):
+        cells = {}
+        for mode, _ in MODES:
+            value = results.latency(mode, "stream").get(size)
+            limit = {256 * KIB: 40.0, 4 * MIB: 150.0}.get(size)
+            cells[mode] = (us(value), verdict(at_most(value, limit)) if limit else "")
+        target = {256 * KIB: "<= 40 us", 4 * MIB: "<= 150 us"}.get(size, "")
+        table.append((f"D-D one-way latency, {size_name(size)} (us)", target, cells))
+    cells = {}
+    for mode, _ in MODES:
+        value = results.bandwidth(mode, "stream").get(BANDWIDTH_SIZE)
+        cells[mode] = (mbs(value), verdict(None if value is None else value >= 25_000))
+    table.append((f"D-D bandwidth, {size_name(BANDWIDTH_SIZE)}, window 64 (MB/s)", ">= 25,000 MB/s", cells))
+    return table
+
+
 def trace_row(results):
     traced, plain = results.rounds("trace"), results.rounds("notrace")
     if not traced or not plain:
@@ -276,6 +295,13 @@ def main(argv):
                "benchmarks/peers/cupy_ipc_p2p.py (cudaMemcpyAsync into the peer's buffer opened through CUDA IPC + a "
                "1-byte MPI message). One-way = half the round trip (average); MB/s = 10^6 B/s; halo faces of n^3 float "
                "grids; iterations as the settings line above says.")
+    out += ["", "Ours with the stream wire forced (STAGECOACH_PIPELINE_WIRE=stream: each packed chunk crosses Aeron "
+            "as DATA into a pinned slot of the receiver, the path two nodes take):", ""]
+    out.append("| measure | target | " + " | ".join(f"ours stream, {name} | verdict, {name}" for _, name in MODES) +
+               " |")
+    out.append("| --- | --- |" + (" ---: | --- |" * len(MODES)))
+    for measure, target, cells in stream_rows(results):
+        out.append("| " + " | ".join([measure, target] + [c for mode, _ in MODES for c in cells[mode]]) + " |")
     overhead = trace_row(results)
     out += ["", overhead if overhead else "4 MiB latency with and without --trace: n/a (no rounds measured)"]
     trace = trace_summary(arguments.trace)

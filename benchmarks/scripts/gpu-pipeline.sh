@@ -15,6 +15,8 @@
 #                        cupy_ipc_p2p.py latency; OMB's iterations with MPS, SMALL_ITERATIONS_NO_MPS (+ skip) without
 #   latency 1-64 MiB     the same three, LARGE_ITERATIONS round trips after LARGE_SKIP (the sweep to 64 MiB with OMB's
 #                        1000 would not fit in the time)
+#   stream wire          ours with STAGECOACH_PIPELINE_WIRE=stream (the path two nodes take): latency 256 KiB-64 MiB
+#                        and bw 256 KiB-64 MiB, counted as above
 #   bw 256 KiB-64 MiB    ours (bw D D), Default, IPC copy: BW_ITERATIONS windows of 64 after BW_SKIP
 #   halo                 ours (halo D D), Default: faces X, Y, Z of 128^3 and 256^3 grids, OMB-style counts
 #   4 MiB latency        with MPS only: ours without --trace, then with --trace OUTDIR/dd-4m.json, TRACE_ROUNDS times
@@ -219,6 +221,16 @@ ours() {
     measure "${name}" "${limit}" "${stagecoach}" run -n 2 --timeout "$(( limit > 20 ? limit - 8 : limit ))" "$@"
 }
 
+# stream NAME LIMIT PROGRAM ARGS...: our ranks with the stream wire forced (stagecoach.pipeline.wire=stream), the path
+# two nodes take: each packed chunk crosses Aeron as DATA into a pinned slot of the receiver.
+stream() {
+    local name="$1" limit
+    limit="$(limit_for "$2")"
+    shift 2
+    measure "${name}" "${limit}" env STAGECOACH_PIPELINE_WIRE=stream "${stagecoach}" run -n 2 \
+        --timeout "$(( limit > 20 ? limit - 8 : limit ))" "$@"
+}
+
 # peer NAME LIMIT SCRIPT ARGS...: a peer on two Open MPI ranks.
 peer() {
     local name="$1" limit script="$3"
@@ -254,9 +266,14 @@ run_mode() {
         peer "${mode}-default-latency-large" 100 cupy_default_p2p.py latency "${sized_large[@]}"
         peer "${mode}-ipc-latency-large" 60 cupy_ipc_p2p.py latency "${sized_large[@]}"
     fi
+    if [[ "${max_size}" -ge 1048576 ]]; then
+        stream "${mode}-stream-latency-large" 100 latency D D --min-size "${bw_min}" --max-size "${max_size}" \
+            --iterations "${large_iterations}" --skip "${large_skip}" "${warm[@]}"
+    fi
     ours "${mode}-ours-bw" 100 bw D D "${sized_bw[@]}" "${warm[@]}"
     peer "${mode}-default-bw" 100 cupy_default_p2p.py bw "${sized_bw[@]}"
     peer "${mode}-ipc-bw" 60 cupy_ipc_p2p.py bw "${sized_bw[@]}"
+    stream "${mode}-stream-bw" 100 bw D D "${sized_bw[@]}" "${warm[@]}"
     ours "${mode}-ours-halo" 100 halo D D --grids "${grids}" ${halo[@]+"${halo[@]}"} "${warm[@]}"
     peer "${mode}-default-halo" 100 cupy_default_p2p.py halo --grids "${grids}" ${halo[@]+"${halo[@]}"}
     if [[ "${mode}" == "mps" && "${max_size}" -ge 4194304 ]]; then

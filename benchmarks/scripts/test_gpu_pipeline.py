@@ -295,10 +295,12 @@ class ScriptTest(unittest.TestCase):
                     for call in calls]
         self.assertEqual([
             "latency --min-size 1 --max-size 524288", "latency --min-size 1048576 --max-size 4194304",
+            "latency --min-size 262144 --max-size 4194304", "bw --min-size 262144 --max-size 4194304",
             "bw --min-size 262144 --max-size 4194304", "halo --grids 16,32 --iterations 10",
             "latency --min-size 4194304 --max-size 4194304", "latency --min-size 4194304 --max-size 4194304",
             "latency --min-size 4194304 --max-size 4194304", "latency --min-size 4194304 --max-size 4194304",
             "latency --min-size 1 --max-size 524288", "latency --min-size 1048576 --max-size 4194304",
+            "latency --min-size 262144 --max-size 4194304", "bw --min-size 262144 --max-size 4194304",
             "bw --min-size 262144 --max-size 4194304", "halo --grids 16,32 --iterations 10"], programs)
         self.assertTrue(all(call[:4] == ["run", "-n", "2", "--timeout"] and call[-2:] == ["--warm-up", "20"]
                             for call in calls), calls)
@@ -323,6 +325,8 @@ class ScriptTest(unittest.TestCase):
         self.assertEqual("met", table_row(summary, "D-D bandwidth, 4 MiB, window 64 (MB/s)")[5])
         self.assertIn("+1.0%, target <= 3%: met", summary)
         self.assertIn("PACK: 8 events, median 12.5 us for a chunk of 524,288 B", summary)
+        self.assertIn("Ours with the stream wire forced", summary)
+        self.assertIn("raw/nomps-stream-bw.txt", names)
         self.assertNotIn("Steps without a full result", summary)
         with open(os.path.join(out, "gpu-pipeline.log")) as source:
             log = source.read()
