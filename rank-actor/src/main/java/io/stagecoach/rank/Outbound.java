@@ -423,12 +423,18 @@ final class Outbound
         transfers.sends.put(send.transferId, send);
     }
 
+    /**
+     * Streams the peer's sends in the order their CTS came; a send that cannot go on (its next chunk not packed yet,
+     * its window shut) goes to the back, so that it never holds up the sends behind it: they may hold the slots that
+     * it waits for. Ends after a pass over the queue in which no send could go on, or when the budget is spent.
+     */
     private int streamData(final Peer peer)
     {
         int workCount = 0;
+        int waiting = 0;
         long budgetBytes = settings.dataBudgetBytes();
         SendOperation send;
-        while (budgetBytes > 0 && (send = peer.streaming.peekFirst()) != null)
+        while (budgetBytes > 0 && waiting < peer.streaming.size() && (send = peer.streaming.peekFirst()) != null)
         {
             final int result;
             if (send.chunked != null && send.chunked.arenaWire)
@@ -437,7 +443,9 @@ final class Outbound
                 final int chunk = chunked.chunksAnnounced;
                 if (!chunked.isReady(chunk) || chunk - chunked.chunksSent >= TransferPipeline.ARENA_RING)
                 {
-                    break;
+                    peer.streaming.addLast(peer.streaming.pollFirst());
+                    waiting++;
+                    continue;
                 }
                 result = sender.sendChunk(peer, MessageType.CHUNK, send.receiverTransferId, chunk,
                     (int)chunked.plan.chunkBytes(), hostBuffers.sharedOffset(chunked.address(chunk)));
@@ -455,7 +463,9 @@ final class Outbound
                 final int lengthBytes = nextFragmentBytes(peer, send);
                 if (lengthBytes == 0)
                 {
-                    break;
+                    peer.streaming.addLast(peer.streaming.pollFirst());
+                    waiting++;
+                    continue;
                 }
                 result = sendDataSafely(peer, send, lengthBytes);
                 if (result == WireSender.SENT)
@@ -484,6 +494,7 @@ final class Outbound
                 liveness.peerGone(peer, "its inbox publication closed");
                 break;
             }
+            waiting = 0;
             workCount++;
         }
         return workCount;

@@ -180,6 +180,41 @@ class PipelineFaultTest
         }
     }
 
+    /**
+     * A window of sends, as a bandwidth benchmark posts them: their actors take slots in whatever order they run,
+     * not in the order of their CTS, so a send early in the line may wait for a slot that sends behind it hold; the
+     * engine streams past it rather than waiting for it (it waited, and the window never ended).
+     */
+    @ParameterizedTest(name = "{0} wire")
+    @ValueSource(strings = { "arena", "stream" })
+    void shouldCompleteAWindowOfSendsWhateverTheOrderTheyTakeTheirSlotsIn(final String wire)
+    {
+        final int window = 32;
+        final int lengthBytes = 4 * CHUNK_BYTES;
+        try (LocalJob job = start(wire);
+             TestMemory from = TestMemory.device(device, 0, window * lengthBytes);
+             TestMemory to = TestMemory.device(device, 1, window * lengthBytes))
+        {
+            for (int round = 0; round < 10; round++)
+            {
+                final Request[] requests = new Request[2 * window];
+                for (int i = 0; i < window; i++)
+                {
+                    requests[i] = job.rank(1).irecv(to.address() + (long)i * lengthBytes, lengthBytes, lengthBytes,
+                        Datatype.BYTE, 0, 100 + round);
+                }
+                for (int i = 0; i < window; i++)
+                {
+                    requests[window + i] = job.rank(0).isend(from.address() + (long)i * lengthBytes, lengthBytes,
+                        lengthBytes, Datatype.BYTE, 1, 100 + round);
+                }
+                Request.waitAll(TIMEOUT, requests);
+            }
+            final int fullSlots = freeSlots(job, 1);
+            awaitTrue(() -> freeSlots(job, 0) == fullSlots, "every pool slot of the sender back");
+        }
+    }
+
     private LocalJob start(final String wire)
     {
         return LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(1024).deviceRuntime(device)
