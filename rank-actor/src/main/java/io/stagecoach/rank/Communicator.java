@@ -10,6 +10,14 @@ import io.stagecoach.device.MemoryType;
 import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.datatype.CompiledType;
 import io.stagecoach.protocol.datatype.Datatype;
+import io.stagecoach.rank.engine.AwaitIdler;
+import io.stagecoach.rank.engine.ProgressEngine;
+import io.stagecoach.rank.engine.ReceiveOperation;
+import io.stagecoach.rank.engine.SendOperation;
+import io.stagecoach.rank.engine.SignatureCache;
+import io.stagecoach.rank.engine.SignatureEntry;
+import io.stagecoach.rank.memory.MessageBuffer;
+import io.stagecoach.rank.memory.MessageMemory;
 import org.agrona.BufferUtil;
 
 /**

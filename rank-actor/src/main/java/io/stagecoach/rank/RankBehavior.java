@@ -2,6 +2,9 @@ package io.stagecoach.rank;
 
 import java.time.Duration;
 
+import io.stagecoach.rank.engine.CommandSink;
+import io.stagecoach.rank.engine.PeerLossListener;
+import io.stagecoach.rank.engine.PeerProcesses;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;

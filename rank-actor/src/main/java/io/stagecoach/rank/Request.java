@@ -9,6 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.datatype.Datatype;
+import io.stagecoach.rank.engine.AwaitIdler;
+import io.stagecoach.rank.engine.ProgressEngine;
 
 /**
  * A non-blocking send or receive in progress (MPI_Request), and a {@link java.util.concurrent.CompletionStage} of
@@ -279,11 +281,13 @@ public final class Request extends CompletionStageAdapter<Status>
     /**
      * Completes the request. Dependent stage actions are not run here: the caller runs
      * {@link #completeStage(Status)} once it holds no lock, when this returns true.
+     * <p>
+     * Public for the progress engine ({@code io.stagecoach.rank.engine}); applications do not call it.
      *
      * @param outcome the status, with an error for a failure.
      * @return true when a completion stage awaits {@link #completeStage(Status)}.
      */
-    boolean complete(final Status outcome)
+    public boolean complete(final Status outcome)
     {
         if (status != null)
         {
@@ -298,7 +302,14 @@ public final class Request extends CompletionStageAdapter<Status>
         return future != null;
     }
 
-    void completeStage(final Status outcome)
+    /**
+     * Runs the dependent actions of the request's completion stage, if it has one, with the outcome.
+     * <p>
+     * Public for the progress engine ({@code io.stagecoach.rank.engine}); applications do not call it.
+     *
+     * @param outcome the status the request completed with.
+     */
+    public void completeStage(final Status outcome)
     {
         final CompletableFuture<Status> current = future;
         if (current != null)
@@ -314,22 +325,47 @@ public final class Request extends CompletionStageAdapter<Status>
         }
     }
 
-    int peer()
+    /**
+     * Public for the progress engine ({@code io.stagecoach.rank.engine}); applications do not call it.
+     *
+     * @return the destination of a send, the source (or {@link Communicator#ANY_SOURCE}) of a receive.
+     */
+    public int peer()
     {
         return peer;
     }
 
-    int tag()
+    /**
+     * Public for the progress engine ({@code io.stagecoach.rank.engine}); applications do not call it.
+     *
+     * @return the tag the request was posted with.
+     */
+    public int tag()
     {
         return tag;
     }
 
-    void waiter(final Thread thread)
+    /**
+     * Names the thread to unpark when the request completes.
+     * <p>
+     * Public for the progress engine ({@code io.stagecoach.rank.engine}); applications do not call it.
+     *
+     * @param thread the waiting thread, or null when it stopped waiting.
+     */
+    public void waiter(final Thread thread)
     {
         waiter = thread;
     }
 
-    void parking(final boolean parked)
+    /**
+     * Tells the engine that a waiting thread parks (true) or woke up (false), so that the progress thread stops
+     * or resumes standing aside.
+     * <p>
+     * Public for the progress engine ({@code io.stagecoach.rank.engine}); applications do not call it.
+     *
+     * @param parked whether the waiter is about to park.
+     */
+    public void parking(final boolean parked)
     {
         if (engine != null)
         {
@@ -342,7 +378,15 @@ public final class Request extends CompletionStageAdapter<Status>
         return rank == Communicator.ANY_SOURCE ? "ANY_SOURCE" : String.valueOf(rank);
     }
 
-    static String tagName(final int tag)
+    /**
+     * Names a tag for a message.
+     * <p>
+     * Public for the progress engine ({@code io.stagecoach.rank.engine}); applications do not call it.
+     *
+     * @param tag a tag.
+     * @return {@code ANY_TAG} for {@link Communicator#ANY_TAG}, otherwise the number.
+     */
+    public static String tagName(final int tag)
     {
         return tag == Communicator.ANY_TAG ? "ANY_TAG" : String.valueOf(tag);
     }

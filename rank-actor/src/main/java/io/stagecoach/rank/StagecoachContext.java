@@ -16,6 +16,10 @@ import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 import io.stagecoach.rank.bootstrap.RendezvousClient;
+import io.stagecoach.rank.engine.EngineSettings;
+import io.stagecoach.rank.engine.ProgressEngine;
+import io.stagecoach.rank.engine.WireSender;
+import io.stagecoach.rank.memory.SharedArena;
 
 /**
  * Configuration of a rank, Aeron style: setters return this, {@link #conclude()} validates and fills in what was

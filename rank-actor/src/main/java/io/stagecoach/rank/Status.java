@@ -21,7 +21,18 @@ public final class Status
     private final Throwable error;
     private final boolean cancelled;
 
-    Status(final int source, final int tag, final long count, final long byteCount, final Throwable error)
+    /**
+     * A status of a request that was not cancelled.
+     * <p>
+     * Public for the progress engine ({@code io.stagecoach.rank.engine}); applications do not call it.
+     *
+     * @param source    the source rank.
+     * @param tag       the tag.
+     * @param count     elements of the request's type, or {@link Datatype#UNDEFINED}.
+     * @param byteCount bytes.
+     * @param error     the failure, or null.
+     */
+    public Status(final int source, final int tag, final long count, final long byteCount, final Throwable error)
     {
         this(source, tag, count, byteCount, error, false);
     }
@@ -42,17 +53,47 @@ public final class Status
         this.cancelled = cancelled;
     }
 
-    static Status of(final int source, final int tag, final long byteCount, final long typeSizeBytes)
+    /**
+     * A successful status whose count is the elements of a type of the given size in the bytes.
+     * <p>
+     * Public for the progress engine ({@code io.stagecoach.rank.engine}); applications do not call it.
+     *
+     * @param source        the source rank.
+     * @param tag           the tag.
+     * @param byteCount     bytes.
+     * @param typeSizeBytes size of the request's type.
+     * @return the status.
+     */
+    public static Status of(final int source, final int tag, final long byteCount, final long typeSizeBytes)
     {
         return new Status(source, tag, countOf(byteCount, typeSizeBytes), byteCount, null);
     }
 
-    static Status failed(final int source, final int tag, final Throwable error)
+    /**
+     * A failed status.
+     * <p>
+     * Public for the progress engine ({@code io.stagecoach.rank.engine}); applications do not call it.
+     *
+     * @param source the source (or destination) rank.
+     * @param tag    the tag.
+     * @param error  the failure.
+     * @return the status.
+     */
+    public static Status failed(final int source, final int tag, final Throwable error)
     {
         return new Status(source, tag, 0, 0, error);
     }
 
-    static Status cancelled(final int source, final int tag)
+    /**
+     * The status of a cancelled receive.
+     * <p>
+     * Public for the progress engine ({@code io.stagecoach.rank.engine}); applications do not call it.
+     *
+     * @param source the source the receive was posted with.
+     * @param tag    the tag.
+     * @return the status.
+     */
+    public static Status cancelled(final int source, final int tag)
     {
         return new Status(source, tag, 0, 0, null, true);
     }

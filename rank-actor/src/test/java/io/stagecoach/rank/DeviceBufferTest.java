@@ -11,6 +11,7 @@ import io.stagecoach.device.DeviceKind;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.DeviceStream;
 import io.stagecoach.protocol.datatype.Datatype;
+import io.stagecoach.rank.engine.DevicePath;
 import org.agrona.BufferUtil;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -24,6 +24,8 @@ import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.rank.bootstrap.RendezvousClient;
 import io.stagecoach.rank.bootstrap.RendezvousListener;
+import io.stagecoach.rank.engine.DevicePath;
+import io.stagecoach.rank.engine.ProgressEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -4,6 +4,10 @@ import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.stagecoach.rank.engine.CommandSink;
+import io.stagecoach.rank.engine.EngineCommand;
+import io.stagecoach.rank.engine.PeerLossListener;
+import io.stagecoach.rank.engine.PeerProcesses;
 import org.apache.pekko.actor.testkit.typed.annotations.JUnit5TestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.JUnit5TestKitBuilder;

@@ -10,6 +10,7 @@ import java.time.Duration;
 import io.stagecoach.pipeline.trace.StageTraceContext;
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
+import io.stagecoach.rank.memory.SharedArena;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,0 +1,293 @@
+package io.stagecoach.rank.engine;
+
+import io.stagecoach.device.Allocation;
+import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.pipeline.stage.InlineStaging;
+import io.stagecoach.pipeline.stage.StagePipeline;
+import io.stagecoach.pipeline.trace.StageTracer;
+import io.stagecoach.pipeline.transfer.ChunkPlan;
+import io.stagecoach.pipeline.transfer.TransferPipeline;
+import io.stagecoach.pipeline.transfer.TransferSpec;
+import io.stagecoach.pipeline.tune.ChunkModel;
+import io.stagecoach.pipeline.tune.StageCostCache;
+import io.stagecoach.pipeline.tune.StageCostProbe;
+import io.stagecoach.pipeline.tune.StageCosts;
+import io.stagecoach.protocol.ErrorClass;
+import io.stagecoach.protocol.wire.EnvelopeFlyweight;
+import io.stagecoach.rank.StagecoachException;
+import io.stagecoach.rank.memory.SharedArena;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The device side of the engine's messages: one up to the eager threshold is staged on the engine's thread
+ * ({@link InlineStaging}: a hand-off to another thread and back would cost more than the device work); a larger one
+ * runs through the stage pipeline in chunks ({@link TransferPipeline}), whose answers come back as engine commands.
+ * A send to a same-node peer packs its chunks into slots of this rank's shared arena, which the receiver maps and
+ * registers with its device ({@link #peerSlots}) to unpack them in place: no CPU copies a byte of them.
+ */
+public final class DevicePath implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(DevicePath.class);
+
+    private final DeviceRuntime runtime;
+    private final InlineStaging inline;
+    private final long slotBytes;
+    private final long chunkBytes;
+    private final int slots;
+    private final int poolSlots;
+    private final boolean arenaWire;
+    private final Allocation[] peerSlots;
+    private long sharedRegion;
+    private ChunkModel arenaModel;
+    private ChunkModel streamModel;
+    private final StageTracer tracer;
+    private volatile TransferPipeline pipeline;
+
+    /**
+     * @param runtime    the device layer, or null when the rank has none (a device buffer is then an error).
+     * @param slotBytes  bytes of a slot of the pipeline: the largest chunk.
+     * @param chunkBytes bytes of a chunk of every large transfer; 0 lets the model of the stage costs choose.
+     * @param slots      chunks of one transfer that may be in host memory at once.
+     * @param poolSlots  slots of each of the pipeline's pools, the shared one included.
+     * @param size       ranks of the job.
+     * @param arenaWire  whether chunks to same-node peers go through slots of the shared arena.
+     * @param tracer     told when each chunk crosses the wire ({@link StageTracer#OFF} for none).
+     */
+    public DevicePath(
+        final DeviceRuntime runtime,
+        final long slotBytes,
+        final long chunkBytes,
+        final int slots,
+        final int poolSlots,
+        final int size,
+        final boolean arenaWire,
+        final StageTracer tracer)
+    {
+        this.arenaWire = arenaWire;
+        this.runtime = runtime;
+        this.inline = runtime == null ? null : new InlineStaging(runtime);
+        this.slotBytes = slotBytes;
+        this.chunkBytes = chunkBytes;
+        this.slots = slots;
+        this.poolSlots = poolSlots;
+        this.peerSlots = new Allocation[size];
+        this.tracer = tracer;
+    }
+
+    /**
+     * @param pipeline the stage pipeline, once the rank's actor system runs.
+     */
+    public void pipeline(final TransferPipeline pipeline)
+    {
+        this.pipeline = pipeline;
+    }
+
+    PackedHostBuffer allocate(final long packedBytes)
+    {
+        return inline().allocate(packedBytes);
+    }
+
+    PackedHostBuffer packNow(final SendOperation send)
+    {
+        return inline().packToHostNow(send.buffer.baseAddress(), send.buffer.device(), send.count, send.compiled,
+            send.packedBytes);
+    }
+
+    void unpackNow(final ReceiveOperation receive)
+    {
+        inline().unpackToDeviceNow(receive.staging, receive.receivedBytes, receive.buffer.baseAddress(),
+            receive.buffer.device(), receive.count, receive.compiled);
+    }
+
+    /**
+     * Sets the slots of same-node sends aside in this rank's shared arena, when the rank has a device.
+     */
+    void reserveSharedSlots(final SharedArena arena)
+    {
+        final TransferPipeline current = pipeline;
+        final long lengthBytes = StagePipeline.sharedSlotsBytes(poolSlots, slotBytes);
+        final long address = current == null || !arenaWire ? 0 : arena.reserve(lengthBytes);
+        if (address != 0)
+        {
+            current.sharedSlots(address, lengthBytes);
+            sharedRegion = EnvelopeFlyweight.slotRegion(arena.offsetOf(address), lengthBytes);
+        }
+    }
+
+    /**
+     * @return the slot region of this rank's shared arena, as an arena RTS names it; 0 when there is none.
+     */
+    long sharedRegion()
+    {
+        return sharedRegion;
+    }
+
+    /**
+     * Starts packing a large device send in chunks.
+     *
+     * @param shared whether the chunks go into slots of the shared arena, for a same-node receiver to take in place.
+     * @return the engine's side of the transfer.
+     */
+    ChunkedSend startSend(final CommandSink engine, final SendOperation send, final boolean shared)
+    {
+        final boolean inArena = shared && sharedRegion != 0;
+        final ChunkedSend transfer =
+            new ChunkedSend(engine, send, plan(send.packedBytes, inArena), slots, tracer, inArena ? sharedRegion : 0);
+        transfer.handle = pipeline().startSend(new TransferSpec(send.transferId, send.destination,
+            send.buffer.baseAddress(), send.buffer.device(), send.count, send.compiled, transfer.plan, transfer.slots,
+            inArena, transfer));
+        return transfer;
+    }
+
+    /**
+     * Registers a same-node peer's slot region, mapped in this process, with the device, once per peer: the unpack
+     * kernels then read chunks straight out of it.
+     *
+     * @param rank    the peer.
+     * @param address of the region in this process.
+     * @param length  of the region.
+     * @return false when the device refuses the region.
+     */
+    boolean registerPeerSlots(final int rank, final long address, final long length)
+    {
+        final Allocation known = peerSlots[rank];
+        if (known != null && known.address() == address && known.lengthBytes() == length)
+        {
+            return true;
+        }
+        if (known != null)
+        {
+            known.free();
+            peerSlots[rank] = null;
+        }
+        try
+        {
+            peerSlots[rank] = runtime.register(address, length);
+            return true;
+        }
+        catch (final RuntimeException ex)
+        {
+            return false;
+        }
+    }
+
+    /**
+     * Starts receiving a large message into a device buffer in chunks that arrive as bytes.
+     *
+     * @return the engine's side of the transfer.
+     */
+    ChunkedReceive startReceive(final CommandSink engine, final ReceiveOperation receive)
+    {
+        return startReceive(engine, receive, 0, plan(receive.packedBytes, false));
+    }
+
+    /**
+     * Starts receiving a large message into a device buffer in chunks the sender's arena holds, taken out in place.
+     *
+     * @param arenaBase  where the sender's shared arena starts in this process.
+     * @param chunkBytes the sender's chunk size, as its first CHUNK says.
+     * @return the engine's side of the transfer.
+     */
+    ChunkedReceive startReceive(
+        final CommandSink engine, final ReceiveOperation receive, final long arenaBase, final long chunkBytes)
+    {
+        return startReceive(engine, receive, arenaBase, ChunkPlan.of(receive.packedBytes, chunkBytes));
+    }
+
+    private ChunkedReceive startReceive(
+        final CommandSink engine, final ReceiveOperation receive, final long arenaBase, final ChunkPlan plan)
+    {
+        final ChunkedReceive transfer = new ChunkedReceive(engine, receive, plan, slots, tracer, arenaBase);
+        transfer.handle = pipeline().startReceive(new TransferSpec(receive.transferId, receive.matchedSource,
+            receive.buffer.baseAddress(), receive.buffer.device(), receive.count, receive.compiled, transfer.plan,
+            transfer.slots, false, transfer), arenaBase == 0);
+        return transfer;
+    }
+
+    /**
+     * @return large transfers started through the stage pipeline so far, in either direction.
+     */
+    public long transfersStarted()
+    {
+        final TransferPipeline current = pipeline;
+        return current == null ? 0 : current.transfersStarted();
+    }
+
+    /**
+     * @return slots of the stage pipeline's pools free now, all of them once every transfer ended; 0 without a
+     * pipeline.
+     */
+    public int freeSlots()
+    {
+        return pipeline instanceof StagePipeline stage ? stage.freeSlots() : 0;
+    }
+
+    public void close()
+    {
+        for (int i = 0; i < peerSlots.length; i++)
+        {
+            if (peerSlots[i] != null)
+            {
+                peerSlots[i].free();
+                peerSlots[i] = null;
+            }
+        }
+        final TransferPipeline current = pipeline;
+        if (current != null)
+        {
+            current.close();
+        }
+        if (inline != null)
+        {
+            inline.close();
+        }
+    }
+
+    /**
+     * The chunks of a message: of the size the settings fix, or the model of the stage costs picks for its size and
+     * wire (the costs of the device measured on the first large message and cached for the node's later runs).
+     */
+    private ChunkPlan plan(final long packedBytes, final boolean inArena)
+    {
+        if (chunkBytes > 0)
+        {
+            return ChunkPlan.of(packedBytes, chunkBytes);
+        }
+        if (arenaModel == null)
+        {
+            final StageCosts costs = StageCostCache.costs(runtime, runtime.defaultDevice(), slotBytes);
+            arenaModel = new ChunkModel(costs, slotBytes);
+            streamModel = new ChunkModel(costs.withWire(StageCostProbe.STREAM_WIRE_FIXED_NS,
+                StageCostProbe.streamWireBytesPerNs(slotBytes)), slotBytes);
+            LOG.info("stage costs of device {}: {}; chunks of 256 KiB, 1 MiB, 4 MiB, 64 MiB messages: arena {} {} {} " +
+                "{}, stream {} {} {} {}", runtime.defaultDevice(), costs, arenaModel.chunkBytes(256 << 10),
+                arenaModel.chunkBytes(1 << 20), arenaModel.chunkBytes(4 << 20), arenaModel.chunkBytes(64 << 20),
+                streamModel.chunkBytes(256 << 10), streamModel.chunkBytes(1 << 20), streamModel.chunkBytes(4 << 20),
+                streamModel.chunkBytes(64 << 20));
+        }
+        return ChunkPlan.of(packedBytes, (inArena ? arenaModel : streamModel).chunkBytes(packedBytes));
+    }
+
+    private InlineStaging inline()
+    {
+        if (inline == null)
+        {
+            throw new StagecoachException(ErrorClass.BUFFER, "no device runtime is configured to stage device memory " +
+                "(StagecoachContext.deviceRuntime)");
+        }
+        return inline;
+    }
+
+    private TransferPipeline pipeline()
+    {
+        final TransferPipeline current = pipeline;
+        if (current == null)
+        {
+            throw new StagecoachException(ErrorClass.BUFFER, "no stage pipeline runs to move large device messages " +
+                "(no device runtime is configured: StagecoachContext.deviceRuntime)");
+        }
+        return current;
+    }
+}
