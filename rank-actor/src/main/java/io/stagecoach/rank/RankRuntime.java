@@ -152,7 +152,9 @@ final class RankRuntime
 
     /**
      * Stops the rank as a crash would: progress ends and its Aeron client goes away without a goodbye to anyone.
-     * The rank is unusable afterwards except for {@link #close()}, which then only releases what is left.
+     * The rank is unusable afterwards except for {@link #close()}, which then only releases what is left. Its memory
+     * stays mapped until then: device work in flight may still read or write the arenas, and {@link #release()}
+     * unmaps them only once the device is closed, after that work.
      */
     void crash()
     {
@@ -162,7 +164,7 @@ final class RankRuntime
         progressRunner = null;
         if (engine != null)
         {
-            engine.detach();
+            engine.disconnect();
         }
         CloseHelper.quietClose(transport);
     }

@@ -525,6 +525,23 @@ public final class ProgressEngine implements TransportListener, CommandSink
     }
 
     /**
+     * Detaches the transport, so that no thread touches it while it closes, and leaves the shared arenas mapped (a
+     * crash: device work in flight may still use them until the device is closed).
+     */
+    public void disconnect()
+    {
+        lock.lockYielding();
+        try
+        {
+            transport = null;
+        }
+        finally
+        {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Detaches the transport after {@link #startClosing()}, so that no thread touches it while it closes, and closes
      * the shared arenas.
      */
