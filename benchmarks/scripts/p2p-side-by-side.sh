@@ -5,7 +5,7 @@
 # EmbeddedPingPong, EmbeddedIpcThroughput). Every figure is the median of RUNS runs; the runs of the three
 # systems interleave so that a slow spell of the machine hits all of them.
 #
-# Installs Debian's openmpi-bin and libopenmpi-dev when mpicc is missing (needs root), builds the C peer into
+# Installs Debian's openmpi-bin and libopenmpi-dev when mpicc, mpirun or mpi.h is missing (needs root), builds the C peer into
 # benchmarks/target/peers/, and prints one markdown table with the goals:
 #   8 B one-way latency within 2x of raw Aeron IPC; 4 MB bandwidth >= 70% of Open MPI's;
 #   each halo face no slower than Open MPI with the same datatypes.
@@ -61,11 +61,12 @@ jvm_opens=(--add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.
 log() { echo "p2p: $*" >&2; }
 
 install_open_mpi() {
-    if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then
+    # mpicc and mpirun come with openmpi-bin, mpi.h with libopenmpi-dev: look for all three
+    if command -v mpirun >/dev/null 2>&1 && echo '#include <mpi.h>' | mpicc -E -x c - >/dev/null 2>&1; then
         return
     fi
     if [[ "$(id -u)" -ne 0 ]]; then
-        log "mpicc is missing and installing openmpi-bin libopenmpi-dev needs root"
+        log "Open MPI (mpicc, mpirun or mpi.h) is missing and installing openmpi-bin libopenmpi-dev needs root"
         exit 1
     fi
     log "installing openmpi-bin libopenmpi-dev"

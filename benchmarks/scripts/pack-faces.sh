@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Host pack of halo faces: the datatype engine (JMH) side by side with Open MPI's MPI_Pack of the same faces.
 #
-# Installs Debian's openmpi-bin and libopenmpi-dev when mpicc is missing (needs root), builds the C peer
+# Installs Debian's openmpi-bin and libopenmpi-dev when mpicc, mpirun or mpi.h is missing (needs root), builds the C peer
 # benchmarks/peers/mpi_pack_faces.c into benchmarks/target/, builds the benchmarks, then runs ROUNDS rounds of
 # (the peer on one rank, then PackFacesBenchmark through PackFacesTable with plain java), so that both see the
 # same machine, and prints one markdown table of the per-figure medians over the rounds, with the goals.
@@ -35,11 +35,12 @@ results="${target}/pack-faces"
 peer_binary="${target}/peers/mpi_pack_faces"
 
 install_open_mpi() {
-    if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then
+    # mpicc and mpirun come with openmpi-bin, mpi.h with libopenmpi-dev: look for all three
+    if command -v mpirun >/dev/null 2>&1 && echo '#include <mpi.h>' | mpicc -E -x c - >/dev/null 2>&1; then
         return
     fi
     if [[ "$(id -u)" -ne 0 ]]; then
-        echo "pack-faces: mpicc is missing and installing openmpi-bin libopenmpi-dev needs root" >&2
+        echo "pack-faces: Open MPI (mpicc, mpirun or mpi.h) is missing and installing openmpi-bin libopenmpi-dev needs root" >&2
         exit 1
     fi
     echo "pack-faces: installing openmpi-bin libopenmpi-dev" >&2
