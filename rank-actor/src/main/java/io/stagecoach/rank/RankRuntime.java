@@ -91,7 +91,7 @@ final class RankRuntime
         tracing = StageTracing.start(context.stageTraceContext());
         device = new DevicePath(context.deviceRuntime(), context.pipelineSlotBytes(), context.chunkBytes(),
             context.pipelineSlots(), context.pipelinePoolSlots(), context.size(), context.pipelineWire().equals("arena"),
-            tracing.tracer());
+            context.devicePath().equals("auto"), tracing.tracer());
         engine = new ProgressEngine(rank, context.size(), context.engineSettings(), device);
         final PeerLossListener launcher = rendezvous == null ? PeerLossListener.NONE : rendezvous::reportLostPeer;
         system = ActorSystem.create(RankBehavior.create(engine, engine.peerProcesses(), launcher),

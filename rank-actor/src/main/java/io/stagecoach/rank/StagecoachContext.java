@@ -43,6 +43,8 @@ import io.stagecoach.rank.memory.SharedArena;
  * <tr><td>stagecoach.idle</td><td>backoff</td><td>how waiting threads idle: backoff, yield, spin</td></tr>
  * <tr><td>stagecoach.shared.arena.bytes</td><td>1 GiB</td><td>the rank's shared arena (sparse): packed scattered
  * sends and the memory of {@code Communicator.allocate}; 0 for none</td></tr>
+ * <tr><td>stagecoach.device.path</td><td>auto</td><td>large same-node device messages: {@code auto} (got over
+ * CUDA IPC by the receiver), {@code staged} (through the stage pipeline, as between nodes)</td></tr>
  * <tr><td>stagecoach.same.node.reads</td><td>true</td><td>large same-node messages read from the sender's memory
  * (one copy) instead of streamed through the log buffer</td></tr>
  * <tr><td>stagecoach.ipc.term.length, stagecoach.ipc.mtu</td><td>1 MiB, 65504</td><td>IPC streams</td></tr>
@@ -104,6 +106,7 @@ public final class StagecoachContext
     private int pipelineSlots = intSetting("stagecoach.pipeline.slots", DEFAULT_PIPELINE_SLOTS);
     private int pipelinePoolSlots = intSetting("stagecoach.pipeline.pool.slots", DEFAULT_PIPELINE_POOL_SLOTS);
     private String pipelineWire = setting("stagecoach.pipeline.wire", "arena");
+    private String devicePath = setting("stagecoach.device.path", "auto");
     private Path traceDirectory = pathSetting(StageTraceContext.DIRECTORY_PROPERTY);
     private int traceRingBytes =
         intSetting(StageTraceContext.RING_BYTES_PROPERTY, StageTraceContext.DEFAULT_RING_CAPACITY_BYTES);
@@ -179,6 +182,11 @@ public final class StagecoachContext
         {
             throw new IllegalArgumentException("pipeline wire '" + pipelineWire + "' is neither arena nor stream " +
                 "(stagecoach.pipeline.wire)");
+        }
+        if (!devicePath.equals("auto") && !devicePath.equals("staged"))
+        {
+            throw new IllegalArgumentException("device path '" + devicePath + "' is neither auto nor staged " +
+                "(stagecoach.device.path)");
         }
         if (pipelineSlots < 1 || pipelineSlots > pipelinePoolSlots)
         {
@@ -674,6 +682,28 @@ public final class StagecoachContext
     public StagecoachContext pipelineWire(final String wire)
     {
         this.pipelineWire = wire;
+        return this;
+    }
+
+    /**
+     * @return how large device messages go to a same-node peer: {@code auto} or {@code staged}.
+     */
+    public String devicePath()
+    {
+        return devicePath;
+    }
+
+    /**
+     * @param path how large device messages (above the eager threshold) go to a peer of the same node: {@code auto}
+     *             (the default, {@code stagecoach.device.path}): the receiver gets them straight out of the sender's
+     *             device buffer over CUDA IPC, on its own device, and the stage pipeline runs only where it cannot;
+     *             {@code staged}: always through the stage pipeline (pack, device to host, wire, host to device,
+     *             unpack), the path that ranks on two nodes take.
+     * @return this.
+     */
+    public StagecoachContext devicePath(final String path)
+    {
+        this.devicePath = path;
         return this;
     }
 

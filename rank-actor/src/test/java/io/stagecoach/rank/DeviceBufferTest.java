@@ -47,7 +47,7 @@ class DeviceBufferTest
         device = DeviceRuntime.open(new DeviceContext().kind(DeviceKind.EMULATED).emulatedDeviceCount(2)
             .emulatedMemoryBytes(256L << 20));
         job = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD).deviceRuntime(device)
-            .chunkBytes(CHUNK));
+            .chunkBytes(CHUNK).devicePath("staged"));
     }
 
     @AfterAll

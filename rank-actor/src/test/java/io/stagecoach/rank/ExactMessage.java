@@ -51,6 +51,14 @@ record ExactMessage(Datatype type, long count, int spanBytes)
     }
 
     /**
+     * @return one contiguous block of {@code packedBytes} bytes at displacement 0.
+     */
+    static ExactMessage contiguous(final int packedBytes)
+    {
+        return new ExactMessage(Datatype.contiguous(packedBytes, Datatype.BYTE).commit(), 1, packedBytes);
+    }
+
+    /**
      * @return a direct buffer of the span with the bytes a buffer that held {@code before} holds once the message
      * packed from {@code source} is unpacked into it.
      */

@@ -91,7 +91,7 @@ class LauncherDeathNoticeTest
             final StagecoachContext context = new StagecoachContext().rank(0).size(3).jobId(jobId).nodeName("node")
                 .peers(peers).aeronDirectoryName(driver.aeronDirectoryName()).useRendezvous(false).conclude();
             final ProgressEngine engine = new ProgressEngine(0, 3, context.engineSettings(),
-                new DevicePath(null, context.pipelineSlotBytes(), 0, 1, 1, 3, false, StageTracer.OFF));
+                new DevicePath(null, context.pipelineSlotBytes(), 0, 1, 1, 3, false, false, StageTracer.OFF));
             engine.submit(locked -> locked.peerDied(2, "exit status 137 (signal 9, SIGKILL)"));
             try (AeronTransport transport = AeronTransport.connect(
                 context.transportContext(peers, driver.aeronDirectoryName()).listener(engine), error -> { }))

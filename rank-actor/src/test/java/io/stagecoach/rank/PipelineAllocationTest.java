@@ -83,7 +83,7 @@ class PipelineAllocationTest
     void shouldAllocateAlmostNothingPerChunkOnTheThreadsThatDriveTheEngine(final String wire)
     {
         try (LocalJob job = LocalJob.start(directory, 2, context -> context.deviceRuntime(device)
-            .chunkBytes(CHUNK_BYTES).pipelineWire(wire));
+            .chunkBytes(CHUNK_BYTES).pipelineWire(wire).devicePath("staged"));
              TestMemory from = TestMemory.device(device, 0, LONG_CHUNKS * CHUNK_BYTES);
              TestMemory to = TestMemory.device(device, 1, LONG_CHUNKS * CHUNK_BYTES))
         {

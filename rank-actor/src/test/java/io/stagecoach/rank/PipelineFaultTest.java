@@ -154,7 +154,7 @@ class PipelineFaultTest
         final int lengthBytes = 64 * CHUNK_BYTES;
         try (LocalJob job = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(1024)
             .deviceRuntime(device).chunkBytes(CHUNK_BYTES).pipelineSlots(SLOTS).pipelinePoolSlots(2 * SLOTS)
-            .pipelineWire(wire));
+            .pipelineWire(wire).devicePath("staged"));
              TestMemory first = TestMemory.device(device, 0, lengthBytes);
              TestMemory second = TestMemory.device(device, 0, lengthBytes);
              TestMemory third = TestMemory.device(device, 0, lengthBytes);
@@ -218,7 +218,7 @@ class PipelineFaultTest
     private LocalJob start(final String wire)
     {
         return LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(1024).deviceRuntime(device)
-            .chunkBytes(CHUNK_BYTES).pipelineSlots(SLOTS).pipelineWire(wire));
+            .chunkBytes(CHUNK_BYTES).pipelineSlots(SLOTS).pipelineWire(wire).devicePath("staged"));
     }
 
     /**

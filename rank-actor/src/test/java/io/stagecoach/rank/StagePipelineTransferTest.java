@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Large device messages through the stage pipeline end to end, two ranks of a {@link LocalJob} on two emulated
  * devices: both wires (arena: chunks taken out of the sender's shared slots in place; stream: chunks as DATA into the
- * receiver's slots), chunks of 4 KiB and 64 KiB, device to device, host to device and device to host, messages of 0,
+ * receiver's slots) with the path forced to the pipeline, and the default path (ipc), on which the receiver gets a
+ * device message straight out of the sender's device buffer over IPC; chunks of 4 KiB and 64 KiB, device to device, host to device and device to host, messages of 0,
  * 1, chunk - 1, chunk, chunk + 1 bytes, many chunks and 4 MiB + 20, each in a layout from a seeded generator that
  * prints its seed, with blocks across chunk boundaries. Each receive buffer is poisoned beforehand and checked byte for
  * byte afterwards, the bytes outside the datatype included; the path taken and the pool slots given back are checked
@@ -83,9 +84,9 @@ class StagePipelineTransferTest
     static Stream<Arguments> transfers()
     {
         final List<Arguments> transfers = new ArrayList<>();
-        for (final String wire : List.of("arena", "stream"))
+        for (final String wire : List.of("arena", "stream", "ipc"))
         {
-            for (final int chunkBytes : List.of(4096, 64 * 1024))
+            for (final int chunkBytes : wire.equals("ipc") ? List.of(4096) : List.of(4096, 64 * 1024))
             {
                 for (final Direction direction : Direction.values())
                 {
@@ -112,9 +113,9 @@ class StagePipelineTransferTest
         final int lengthBytes = pad + message.spanBytes() + random.nextInt(256);
         final ByteBuffer source = randomBytes(random, lengthBytes);
         final ByteBuffer poison = poison(lengthBytes);
-        final long[] before = { pipelineTransfers(0), pipelineTransfers(1), arenaChunks() };
+        final long[] before = { pipelineTransfers(0), pipelineTransfers(1), arenaChunks(), ipcGets() };
         try (TestMemory from = TestMemory.of(direction.fromDevice, device, 0, lengthBytes);
-             TestMemory to = TestMemory.of(direction.toDevice, device, 1, lengthBytes))
+             TestMemory to = TestMemory.of(direction.toDevice, device, wire.equals("ipc") ? 0 : 1, lengthBytes))
         {
             from.write(source);
             to.write(poison);
@@ -152,7 +153,8 @@ class StagePipelineTransferTest
         final ByteBuffer source = randomBytes(random, message.spanBytes());
         final ByteBuffer poison = poison(message.spanBytes());
         try (LocalJob ranks = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD)
-            .deviceRuntime(device).chunkBytes(chunkBytes).pipelineSlots(slots).pipelinePoolSlots(slots));
+            .deviceRuntime(device).chunkBytes(chunkBytes).pipelineSlots(slots).pipelinePoolSlots(slots)
+            .devicePath("staged"));
              TestMemory from = TestMemory.device(device, 0, message.spanBytes());
              TestMemory to = TestMemory.device(device, 1, message.spanBytes()))
         {
@@ -171,14 +173,57 @@ class StagePipelineTransferTest
         }
     }
 
+    /**
+     * A receiver that cannot get a device message over IPC answers a CTS, and the sender's stage pipeline moves it
+     * then: here a scattered message between two devices, whose kernels cannot read each other's memory; a contiguous
+     * one between them is one copy over IPC.
+     */
+    @Test
+    void shouldMoveADeviceMessageThroughTheStagePipelineWhereTheReceiverCannotGetIt()
+    {
+        final LocalJob ranks = job("ipc", 4096);
+        final RandomTypes random = new RandomTypes(SEED ^ 0x1FC);
+        for (final boolean contiguous : new boolean[]{ false, true })
+        {
+            ExactMessage message = ExactMessage.contiguous(300_001);
+            while (!contiguous && message.type().compiled().isContiguous())
+            {
+                message = ExactMessage.of(random, 300_001, 4096);
+            }
+            final ByteBuffer source = randomBytes(random, message.spanBytes());
+            final ByteBuffer poison = poison(message.spanBytes());
+            final long[] before = { pipelineTransfers(0), pipelineTransfers(1), ipcGets() };
+            try (TestMemory from = TestMemory.device(device, 0, message.spanBytes());
+                 TestMemory to = TestMemory.device(device, 1, message.spanBytes()))
+            {
+                from.write(source);
+                to.write(poison);
+                final int messageTag = ++tag;
+                final Request receive = ranks.rank(1).irecv(to.address(), message.spanBytes(), message.count(),
+                    message.type(), 0, messageTag);
+                ranks.rank(0).isend(from.address(), message.spanBytes(), message.count(), message.type(), 1,
+                    messageTag).await(TIMEOUT);
+                assertEquals(message.count(), receive.await(TIMEOUT).count(), "instances received");
+                final int wrong = message.unpackedInto(source, poison).mismatch(to.read());
+                assertEquals(-1, wrong, "byte " + wrong + " of " + message.type());
+                assertEquals(before[2] + (contiguous ? 1 : 0), ipcGets(), "device messages got over IPC");
+                assertEquals(before[0] + (contiguous ? 0 : 1), pipelineTransfers(0), "sends through the pipeline");
+                assertEquals(before[1] + (contiguous ? 0 : 1), pipelineTransfers(1), "receives through the pipeline");
+                awaitSlotsBack();
+            }
+        }
+    }
+
     private static void assertPath(
         final Direction direction, final String wire, final long packedBytes, final int chunkBytes,
         final long[] before)
     {
         final boolean large = packedBytes > THRESHOLD;
-        assertEquals(before[0] + (large && direction.fromDevice ? 1 : 0), pipelineTransfers(0),
+        final boolean ipc = wire.equals("ipc") && large && direction.fromDevice;
+        assertEquals(before[3] + (ipc ? 1 : 0), ipcGets(), "device messages got over IPC");
+        assertEquals(before[0] + (large && direction.fromDevice && !ipc ? 1 : 0), pipelineTransfers(0),
             "sends through the stage pipeline");
-        assertEquals(before[1] + (large && direction.toDevice ? 1 : 0), pipelineTransfers(1),
+        assertEquals(before[1] + (large && direction.toDevice && !ipc ? 1 : 0), pipelineTransfers(1),
             "receives through the stage pipeline");
         final boolean inPlace = large && direction == Direction.DEVICE_TO_DEVICE && wire.equals("arena");
         assertEquals(before[2] + (inPlace ? (packedBytes + chunkBytes - 1) / chunkBytes : 0), arenaChunks(),
@@ -201,7 +246,8 @@ class StagePipelineTransferTest
                 job.close();
             }
             job = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD)
-                .deviceRuntime(device).chunkBytes(chunkBytes).pipelineWire(wire));
+                .deviceRuntime(device).chunkBytes(chunkBytes).pipelineWire(wire.equals("ipc") ? "arena" : wire)
+                .devicePath(wire.equals("ipc") ? "auto" : "staged"));
             jobKey = key;
             fullSlots = job.rank(0).engine().device().freeSlots();
         }
@@ -216,6 +262,11 @@ class StagePipelineTransferTest
     private static long arenaChunks()
     {
         return job.rank(1).engine().counters(0)[9];
+    }
+
+    private static long ipcGets()
+    {
+        return job.rank(1).engine().counters(0)[10];
     }
 
     private static ByteBuffer randomBytes(final RandomTypes random, final int lengthBytes)

@@ -18,7 +18,8 @@ import org.agrona.MutableDirectBuffer;
  *   72 source pid (long)           RTS with {@link #FLAG_READABLE} only: the sender's process on this node
  *   80 source address (long)       ... and where its packed bytes lie there, contiguous, until it is told ACK;
  *                                  with {@link #FLAG_SHARED}, their offset in the sender's shared arena;
- *                                  with {@link #FLAG_DIRECT} too, the offset of the send buffer's description
+ *                                  with {@link #FLAG_DIRECT} too, the offset of the send buffer's description;
+ *                                  with {@link #FLAG_DEVICE_IPC} instead, that of the device buffer's description
  * </pre>
  */
 public final class EnvelopeFlyweight extends MessageHeaderFlyweight
@@ -54,6 +55,14 @@ public final class EnvelopeFlyweight extends MessageHeaderFlyweight
      * as a {@link MessageType#CHUNK} names it; any other receiver answers a plain CTS and gets DATA.
      */
     public static final int FLAG_ARENA_CHUNKS = 0x10;
+    /**
+     * Flag of a {@link #FLAG_SHARED} RTS of a device message: {@link #sourceAddress()} is the offset in the sender's
+     * shared arena of its device buffer's description (the IPC handle of the buffer's range, where displacement 0
+     * lies in it, the count and the layout of the send type). A receiver that opens the handle moves the message
+     * itself, on its device, and answers ACK; one that cannot answers a plain CTS, and the sender's stage pipeline
+     * packs the message then and streams it as DATA.
+     */
+    public static final int FLAG_DEVICE_IPC = 0x20;
     /** Length of a {@link #FLAG_READABLE} RTS. */
     public static final int READABLE_LENGTH = 88;
 

@@ -3,6 +3,8 @@ package io.stagecoach.rank.engine;
 import java.nio.ByteBuffer;
 
 import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.pipeline.transport.cudaipc.IpcGets;
+import io.stagecoach.protocol.datatype.CompiledType;
 import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.host.CrossMemory;
 import io.stagecoach.protocol.wire.ClearToSendFlyweight;
@@ -30,7 +32,9 @@ import static io.stagecoach.rank.engine.EngineErrors.rejectionCode;
  * an eager payload is unpacked into the receive buffer and a rendezvous transfer is read straight out of a same-node
  * sender's memory, or cleared to send. A small device receive lands in host staging memory and is unpacked into
  * the device on this thread; a large one runs through the stage pipeline, which offers host memory for its chunks
- * (each offer widens the sender's window with a CTS) and unpacks each chunk as it arrives.
+ * (each offer widens the sender's window with a CTS) and unpacks each chunk as it arrives. A large device message
+ * that a same-node sender offers over IPC is got straight out of its device buffer on this rank's device
+ * ({@link IpcGets}), and the ACK goes back once the device is done.
  */
 final class Delivery
 {
@@ -50,6 +54,7 @@ final class Delivery
     private final Outbound outbound;
     private final HostBufferPool hostBuffers;
     private final UnsafeBuffer scratch;
+    private final IpcGets.Handler getDone = this::getDone;
     private PeerArenas peerArenas;
 
     Delivery(
@@ -203,6 +208,11 @@ final class Delivery
             rejectSend(peer, senderTransferId, receive, mismatch);
             return;
         }
+        if ((sourceFlags & EnvelopeFlyweight.FLAG_DEVICE_IPC) != 0 &&
+            startIpcGet(receive, peer, senderTransferId, sourcePid, sourceAddress))
+        {
+            return;
+        }
         if (receive.buffer.isDevice())
         {
             if ((sourceFlags & EnvelopeFlyweight.FLAG_ARENA_CHUNKS) == 0 ||
@@ -212,7 +222,8 @@ final class Delivery
             }
             return;
         }
-        if (sourceAddress != 0 && (sourceFlags & EnvelopeFlyweight.FLAG_ARENA_CHUNKS) == 0 && peer.readable &&
+        if (sourceAddress != 0 && peer.readable &&
+            (sourceFlags & (EnvelopeFlyweight.FLAG_ARENA_CHUNKS | EnvelopeFlyweight.FLAG_DEVICE_IPC)) == 0 &&
             (receive.readTarget() != 0 || packedBytes <= HostBufferPool.MAX_BUFFER_BYTES) &&
             readSameNode(receive, peer, sourcePid, sourceAddress, packedBytes, sourceFlags))
         {
@@ -226,6 +237,102 @@ final class Delivery
         receive.transferId = transfers.nextId();
         transfers.receives.put(receive.transferId, receive);
         outbound.sendCts(peer, senderTransferId, receive.transferId, packedBytes);
+    }
+
+    /**
+     * Gets a device message out of a same-node sender's device buffer, which its RTS offers over IPC: reads the
+     * buffer's description from the sender's arena, opens its handle and enqueues the copy or kernels on this rank's
+     * device; the receive completes, and the ACK goes back, once {@link #pollGets} sees the device done. A host
+     * receive gets the packed bytes in pinned memory and unpacks them then.
+     *
+     * @return false when the description cannot be read or the handle cannot be opened here (another kind of device,
+     * a device that cannot reach the sender's): the receive then clears the sender to send through its stage pipeline.
+     */
+    private boolean startIpcGet(
+        final ReceiveOperation receive, final Peer peer, final long senderTransferId, final long pid,
+        final long offset)
+    {
+        final IpcGets gets = device.gets();
+        if (gets == null || peerArenas == null || !peer.readable)
+        {
+            return false;
+        }
+        try
+        {
+            final IpcDescription.Source source = IpcDescription.read(peerArenas, peer.rank, pid, offset);
+            final CompiledType layout =
+                gets.layout(source.layout(), bytes -> IpcDescription.layout(peer.rank, bytes));
+            IpcDescription.check(peer.rank, source, layout, receive.packedBytes);
+            final boolean toDevice = receive.buffer.isDevice();
+            gets.start(source.handle(), source.displacement(), source.count(), layout,
+                toDevice ? receive.buffer.device() : -1, receive.buffer.baseAddress(), receive.count,
+                toDevice ? receive.compiled : null, receive.packedBytes, receive);
+        }
+        catch (final RuntimeException ex)
+        {
+            LOG.info("rank {}: rank {}'s device message comes through the stage pipeline: {}", rank, peer.rank,
+                ex.getMessage());
+            return false;
+        }
+        receive.transferId = transfers.nextId();
+        receive.senderTransferId = senderTransferId;
+        transfers.receives.put(receive.transferId, receive);
+        peer.ipcGets++;
+        return true;
+    }
+
+    /**
+     * Completes the receives whose gets the device finished, in the order they started.
+     *
+     * @return gets that ended, or 1 while some are in flight.
+     */
+    int pollGets()
+    {
+        return device.pollGets(getDone);
+    }
+
+    private void getDone(final Object attachment, final long packedAddress, final RuntimeException failure)
+    {
+        final ReceiveOperation receive = (ReceiveOperation)attachment;
+        if (transfers.receives.get(receive.transferId) != receive || receive.request.isDone())
+        {
+            return;
+        }
+        transfers.receives.remove(receive.transferId);
+        final Peer peer = liveness.peer(receive.matchedSource);
+        RuntimeException error = failure;
+        if (error == null && packedAddress != 0)
+        {
+            try
+            {
+                for (long done = 0; done < receive.packedBytes; done += Integer.MAX_VALUE & ~4095)
+                {
+                    final int lengthBytes = (int)Math.min(Integer.MAX_VALUE & ~4095, receive.packedBytes - done);
+                    receive.write(packedAddress + done, done, lengthBytes);
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                error = ex;
+            }
+        }
+        if (error != null)
+        {
+            completions.fail(receive.request, error);
+            if (!peer.isGone())
+            {
+                outbound.control(peer, new ControlMessage(MessageType.ERROR, receive.senderTransferId, 0, 0,
+                    ErrorFlyweight.FLAG_SEND, ErrorFlyweight.CODE_STAGING, "rank " + rank +
+                    " could not get the message out of the send buffer: " + error.getMessage()));
+            }
+            return;
+        }
+        if (!peer.isGone())
+        {
+            outbound.sendAck(peer, receive.senderTransferId);
+        }
+        receive.receivedBytes = receive.packedBytes;
+        completions.completeReceive(receive);
     }
 
     /**

@@ -2,10 +2,12 @@ package io.stagecoach.rank.engine;
 
 import io.stagecoach.device.Allocation;
 import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.device.IpcHandle;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.stage.InlineStaging;
 import io.stagecoach.pipeline.stage.StagePipeline;
 import io.stagecoach.pipeline.trace.StageTracer;
+import io.stagecoach.pipeline.transport.cudaipc.IpcGets;
 import io.stagecoach.pipeline.transfer.ChunkPlan;
 import io.stagecoach.pipeline.transfer.TransferPipeline;
 import io.stagecoach.pipeline.transfer.TransferSpec;
@@ -25,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * ({@link InlineStaging}: a hand-off to another thread and back would cost more than the device work); a larger one
  * runs through the stage pipeline in chunks ({@link TransferPipeline}), whose answers come back as engine commands.
  * A send to a same-node peer packs its chunks into slots of this rank's shared arena, which the receiver maps and
- * registers with its device ({@link #peerSlots}) to unpack them in place: no CPU copies a byte of them.
+ * registers with its device ({@link #peerSlots}) to unpack them in place: no CPU copies a byte of them. Unless the
+ * path is forced to the stage pipeline, a large device send to a same-node peer offers its buffer over IPC instead
+ * ({@link #exportIpc}): the receiver gets the message out of it on its own device ({@link #gets}), one copy or
+ * kernel, and the pipeline runs only when it cannot.
  */
 public final class DevicePath implements AutoCloseable
 {
@@ -38,6 +43,8 @@ public final class DevicePath implements AutoCloseable
     private final int slots;
     private final int poolSlots;
     private final boolean arenaWire;
+    private final boolean oneSided;
+    private IpcGets gets;
     private final Allocation[] peerSlots;
     private long sharedRegion;
     private ChunkModel arenaModel;
@@ -53,6 +60,7 @@ public final class DevicePath implements AutoCloseable
      * @param poolSlots  slots of each of the pipeline's pools, the shared one included.
      * @param size       ranks of the job.
      * @param arenaWire  whether chunks to same-node peers go through slots of the shared arena.
+     * @param oneSided   whether large device messages to same-node peers are offered over IPC first.
      * @param tracer     told when each chunk crosses the wire ({@link StageTracer#OFF} for none).
      */
     public DevicePath(
@@ -63,9 +71,11 @@ public final class DevicePath implements AutoCloseable
         final int poolSlots,
         final int size,
         final boolean arenaWire,
+        final boolean oneSided,
         final StageTracer tracer)
     {
         this.arenaWire = arenaWire;
+        this.oneSided = oneSided && runtime != null;
         this.runtime = runtime;
         this.inline = runtime == null ? null : new InlineStaging(runtime);
         this.slotBytes = slotBytes;
@@ -139,6 +149,60 @@ public final class DevicePath implements AutoCloseable
             send.buffer.baseAddress(), send.buffer.device(), send.count, send.compiled, transfer.plan, transfer.slots,
             inArena, transfer));
         return transfer;
+    }
+
+    /**
+     * The IPC handle of a large device send's buffer, for a same-node receiver to get the message out of it.
+     *
+     * @return the handle; null when the path is forced to the stage pipeline or the buffer cannot be exported (not
+     * device memory allocated by this process's runtime).
+     */
+    IpcHandle exportIpc(final SendOperation send)
+    {
+        if (!oneSided || send.buffer.lengthBytes() <= 0)
+        {
+            return null;
+        }
+        try
+        {
+            return runtime.exportIpc(send.buffer.lowAddress(), send.buffer.lengthBytes());
+        }
+        catch (final RuntimeException ex)
+        {
+            LOG.debug("{} goes through the stage pipeline: {}", send, ex.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * @return the gets of device messages out of same-node senders' buffers, made on first use; null without a
+     * device.
+     */
+    IpcGets gets()
+    {
+        if (gets == null && runtime != null)
+        {
+            gets = new IpcGets(runtime, inline);
+        }
+        return gets;
+    }
+
+    /**
+     * Hands the gets the device finished to the handler.
+     *
+     * @return gets that ended, or 1 while some are in flight; 0 when none ever started.
+     */
+    int pollGets(final IpcGets.Handler handler)
+    {
+        return gets == null ? 0 : gets.poll(handler);
+    }
+
+    /**
+     * @return gets of device messages out of same-node senders' buffers so far.
+     */
+    public long ipcGets()
+    {
+        return gets == null ? 0 : gets.started();
     }
 
     /**
@@ -226,6 +290,10 @@ public final class DevicePath implements AutoCloseable
 
     public void close()
     {
+        if (gets != null)
+        {
+            gets.close();
+        }
         for (int i = 0; i < peerSlots.length; i++)
         {
             if (peerSlots[i] != null)

@@ -247,7 +247,8 @@ final class Inbound implements FragmentHandler
         final long sourcePid = readable ? envelope.sourcePid() : 0;
         final long sourceAddress = readable ? envelope.sourceAddress() : 0;
         final int sourceFlags = readable ? envelope.flags() &
-            (EnvelopeFlyweight.FLAG_SHARED | EnvelopeFlyweight.FLAG_DIRECT | EnvelopeFlyweight.FLAG_ARENA_CHUNKS) : 0;
+            (EnvelopeFlyweight.FLAG_SHARED | EnvelopeFlyweight.FLAG_DIRECT | EnvelopeFlyweight.FLAG_ARENA_CHUNKS |
+            EnvelopeFlyweight.FLAG_DEVICE_IPC) : 0;
         if (receive == null)
         {
             final UnexpectedMessage message = unexpected(MessageType.RTS, peer.rank, null, 0);
@@ -282,6 +283,11 @@ final class Inbound implements FragmentHandler
         {
             transfers.sends.remove(send.transferId);
             outbound.control(peer, outbound.stagingError(message.receiverTransferId(), send.request.status().error()));
+            return;
+        }
+        if (send.deviceIpc && send.chunked == null &&
+            !outbound.stageAfterCts(peer, send, message.receiverTransferId()))
+        {
             return;
         }
         send.windowBytes = Math.max(send.windowBytes, message.windowBytes());

@@ -1,5 +1,6 @@
 package io.stagecoach.rank.engine;
 
+import io.stagecoach.device.IpcHandle;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.transfer.TransferPipeline;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
@@ -77,7 +78,7 @@ final class Outbound
                 {
                     send.staged = device.packNow(send);
                 }
-                else
+                else if (!offerIpc(peer, send))
                 {
                     send.chunked = device.startSend(engine, send, peer.readable);
                 }
@@ -114,6 +115,55 @@ final class Outbound
         if (send.packPending)
         {
             packInChunks(send);
+        }
+    }
+
+    /**
+     * Offers a large device send to a same-node receiver over IPC: the buffer's handle and layout go into this rank's
+     * shared arena, for the receiver to get the message out of the buffer itself.
+     *
+     * @return false when the peer is on another node, the path is forced to the stage pipeline, the buffer cannot be
+     * exported or the arena has no room: the stage pipeline takes the send.
+     */
+    private boolean offerIpc(final Peer peer, final SendOperation send)
+    {
+        if (!peer.readable)
+        {
+            return false;
+        }
+        final IpcHandle handle = device.exportIpc(send);
+        final PackedHostBuffer description = handle == null ? null : IpcDescription.write(send, handle, hostBuffers);
+        if (description == null)
+        {
+            return false;
+        }
+        send.description = description;
+        send.deviceIpc = true;
+        send.sharedOffset = hostBuffers.sharedOffset(description.address());
+        return true;
+    }
+
+    /**
+     * A CTS answered a send offered over IPC: the receiver could not get it, and the stage pipeline packs it now, to
+     * stream it as DATA.
+     *
+     * @return false when the pipeline could not start: the send failed and the receiver is told.
+     */
+    boolean stageAfterCts(final Peer peer, final SendOperation send, final long receiverTransferId)
+    {
+        send.description.release();
+        send.description = null;
+        try
+        {
+            send.chunked = device.startSend(engine, send, false);
+            return true;
+        }
+        catch (final RuntimeException ex)
+        {
+            transfers.sends.remove(send.transferId);
+            completions.fail(send.request, ex);
+            control(peer, stagingError(receiverTransferId, ex));
+            return false;
         }
     }
 

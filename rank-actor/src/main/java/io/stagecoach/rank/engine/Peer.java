@@ -28,6 +28,7 @@ final class Peer
     long arenaCopies;
     long directCopies;
     long arenaChunks;
+    long ipcGets;
     long nextSequence;
     long expectedSequence;
     long eagerCreditBytes;

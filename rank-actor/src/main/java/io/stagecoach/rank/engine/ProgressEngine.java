@@ -371,8 +371,9 @@ public final class ProgressEngine implements TransportListener, CommandSink
      * @param peerRank a rank.
      * @return eager sends to it, rendezvous sends to it, unexpected messages held, unexpected payload bytes held,
      * posted receives waiting, eager credit left towards it, messages from it read straight out of its memory, of
-     * those the ones copied out of its shared arena, the ones copied straight out of a send buffer there, and the
-     * chunks of large device messages taken out of its arena's slots in place.
+     * those the ones copied out of its shared arena, the ones copied straight out of a send buffer there, the
+     * chunks of large device messages taken out of its arena's slots in place, and the device messages from it got
+     * straight out of its device buffer over IPC.
      */
     public long[] counters(final int peerRank)
     {
@@ -382,7 +383,7 @@ public final class ProgressEngine implements TransportListener, CommandSink
             final Peer peer = liveness.peer(peerRank);
             return new long[]{ peer.eagerSends, peer.rendezvousSends, queues.unexpectedCount(),
                 queues.unexpectedBytes(), queues.postedCount(), peer.eagerCreditBytes, peer.reads, peer.arenaCopies,
-                peer.directCopies, peer.arenaChunks };
+                peer.directCopies, peer.arenaChunks, peer.ipcGets };
         }
         finally
         {
@@ -642,6 +643,7 @@ public final class ProgressEngine implements TransportListener, CommandSink
             return workCount;
         }
         workCount += transport.doWork(inbound, FRAGMENT_LIMIT, nowNs);
+        workCount += delivery.pollGets();
         for (final Peer peer : liveness.peers())
         {
             workCount += outbound.service(peer);

@@ -48,6 +48,11 @@ public final class SendOperation implements EngineCommand
      * buffer ({@link DirectDescription}); null when the message is packed or contiguous.
      */
     PackedHostBuffer description;
+    /**
+     * {@link #description} describes a device buffer that a same-node receiver gets over IPC ({@link IpcDescription});
+     * if it cannot, its CTS starts the stage pipeline then.
+     */
+    boolean deviceIpc;
 
     public SendOperation(
         final Request request,

@@ -336,7 +336,8 @@ public final class WireSender
         start(envelope, type, (send.synchronous ? EnvelopeFlyweight.FLAG_SYNC : 0) |
             (readable ? EnvelopeFlyweight.FLAG_READABLE : 0) |
             (readable && send.sharedOffset > 0 ? EnvelopeFlyweight.FLAG_SHARED : 0) |
-            (readable && send.description != null ? EnvelopeFlyweight.FLAG_DIRECT : 0) |
+            (readable && send.description != null && !send.deviceIpc ? EnvelopeFlyweight.FLAG_DIRECT : 0) |
+            (readable && send.deviceIpc ? EnvelopeFlyweight.FLAG_DEVICE_IPC : 0) |
             (arena ? EnvelopeFlyweight.FLAG_ARENA_CHUNKS : 0), peer);
         envelope.contextId(send.contextId).tag(send.tag).sequence(sequence).transferId(send.transferId)
             .packedBytes(send.packedBytes)

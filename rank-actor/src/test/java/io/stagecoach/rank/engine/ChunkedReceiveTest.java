@@ -66,7 +66,7 @@ class ChunkedReceiveTest
         final StagecoachContext context = new StagecoachContext().rank(0).size(2).jobId(jobId).nodeName("node")
             .peers(peers).aeronDirectoryName(driver.aeronDirectoryName()).useRendezvous(false).conclude();
         engine = new ProgressEngine(0, 2, RankInternals.engineSettings(context),
-            new DevicePath(null, CHUNK_BYTES, CHUNK_BYTES, SLOTS, SLOTS, 2, false, StageTracer.OFF));
+            new DevicePath(null, CHUNK_BYTES, CHUNK_BYTES, SLOTS, SLOTS, 2, false, false, StageTracer.OFF));
         transport = AeronTransport.connect(
             RankInternals.transportContext(context, peers, driver.aeronDirectoryName()).listener(engine),
             error -> { });

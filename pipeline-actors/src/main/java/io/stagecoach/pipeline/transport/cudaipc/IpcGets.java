@@ -1,0 +1,355 @@
+package io.stagecoach.pipeline.transport.cudaipc;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.stagecoach.device.Allocation;
+import io.stagecoach.device.DeviceEvent;
+import io.stagecoach.device.DeviceException;
+import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.device.DeviceStream;
+import io.stagecoach.device.IpcHandle;
+import io.stagecoach.device.IpcMapping;
+import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.pipeline.stage.InlineStaging;
+import io.stagecoach.protocol.datatype.CompiledType;
+
+/**
+ * Gets of device messages from same-node processes: the receiver opens the IPC handle of the sender's buffer
+ * (cached per allocation by the device layer) and, on one stream per device, moves the message in the fewest
+ * device operations its two layouts allow: one copy when both sides are contiguous, one unpack kernel reading the
+ * peer's memory when only the source is, one pack kernel writing the destination when only the destination is, and
+ * a pack into device scratch memory then an unpack, {@link #SCRATCH_BYTES} at a time, when neither is; kernels
+ * run on the device that holds both buffers, and between two devices only a copy between contiguous buffers does. A host
+ * destination gets the packed bytes in pinned memory, which the caller unpacks on completion. Each get records an
+ * event; {@link #poll} hands completed gets back in the order they started, from the caller's own thread: nothing
+ * waits and no other thread is involved. Not thread-safe: one thread (the engine's) drives it.
+ */
+public final class IpcGets implements AutoCloseable
+{
+    /** Bytes of device scratch memory through which a get whose both layouts scatter moves, at most, at a time. */
+    public static final long SCRATCH_BYTES = 4L << 20;
+    private static final int MAX_LAYOUTS = 256;
+
+    /** Told of each get that ended, in the order they started. */
+    public interface Handler
+    {
+        /**
+         * @param attachment    given to {@link #start}.
+         * @param packedAddress for a host destination, where the packed bytes lie (pinned memory released after this
+         *                      returns); 0 for a device destination.
+         * @param failure       why the device work failed; null when the get succeeded.
+         */
+        void done(Object attachment, long packedAddress, RuntimeException failure);
+    }
+
+    private static final class Get
+    {
+        DeviceEvent event;
+        IpcMapping mapping;
+        PackedHostBuffer staging;
+        Object attachment;
+    }
+
+    private final DeviceRuntime runtime;
+    private final InlineStaging staging;
+    private final DeviceStream[] streams;
+    private final Allocation[] scratch;
+    private final ArrayDeque<Get> inFlight = new ArrayDeque<>();
+    private final ArrayDeque<Get> idle = new ArrayDeque<>();
+    private final Map<ByteBuffer, CompiledType> layouts = new LinkedHashMap<>(16, 0.75f, true)
+    {
+        protected boolean removeEldestEntry(final Map.Entry<ByteBuffer, CompiledType> eldest)
+        {
+            return size() > MAX_LAYOUTS;
+        }
+    };
+    private long started;
+    private boolean closed;
+
+    /**
+     * @param runtime the device layer of this process.
+     * @param staging where pinned memory for host destinations comes from.
+     */
+    public IpcGets(final DeviceRuntime runtime, final InlineStaging staging)
+    {
+        this.runtime = runtime;
+        this.staging = staging;
+        this.streams = new DeviceStream[runtime.deviceCount()];
+        this.scratch = new Allocation[runtime.deviceCount()];
+    }
+
+    /**
+     * One instance per distinct layout that peers send, so that the device layer builds its kernels once per layout.
+     *
+     * @param encoded the layout as peers encode it.
+     * @param decode  reads it, on first sight.
+     * @return the layout.
+     */
+    public CompiledType layout(final ByteBuffer encoded, final Function<ByteBuffer, CompiledType> decode)
+    {
+        return layouts.computeIfAbsent(encoded, decode);
+    }
+
+    /**
+     * Starts a get: the {@code packedBytes} of {@code sourceCount} instances of {@code sourceLayout} at displacement
+     * {@code displacement} of the exported range go to {@code destinationCount} instances of
+     * {@code destinationLayout} at {@code destinationAddress} (device memory of this process), or, when
+     * {@code destinationLayout} is null, to pinned host memory given to the handler.
+     *
+     * @param device the device whose stream does the work, the destination's; ignored for a host destination,
+     *               whose work runs on the device that holds the source.
+     * @throws RuntimeException when the handle cannot be opened or the work cannot be enqueued; nothing is left
+     *                          open then.
+     */
+    public void start(
+        final IpcHandle handle,
+        final long displacement,
+        final long sourceCount,
+        final CompiledType sourceLayout,
+        final int device,
+        final long destinationAddress,
+        final long destinationCount,
+        final CompiledType destinationLayout,
+        final long packedBytes,
+        final Object attachment)
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("IPC gets are closed");
+        }
+        final Get get = idle.isEmpty() ? new Get() : idle.pollFirst();
+        try
+        {
+            get.mapping = runtime.openIpc(handle);
+            final long source = get.mapping.address() + displacement;
+            final int sourceDevice = runtime.lookup(get.mapping.address()).device();
+            final int on = destinationLayout == null ? sourceDevice : device;
+            if (on != sourceDevice && !(sourceLayout.isContiguous() && destinationLayout.isContiguous()))
+            {
+                throw new DeviceException("a kernel of device " + on + " cannot read the memory of device " +
+                    sourceDevice + " that the handle maps; only a copy between contiguous buffers crosses devices");
+            }
+            final DeviceStream stream = stream(on);
+            final long destination;
+            final CompiledType layout;
+            final long count;
+            if (destinationLayout == null)
+            {
+                get.staging = staging.allocate(packedBytes);
+                destination = get.staging.address();
+                layout = null;
+                count = 0;
+            }
+            else
+            {
+                destination = destinationAddress;
+                layout = destinationLayout;
+                count = destinationCount;
+            }
+            enqueue(stream, on, source, sourceCount, sourceLayout, destination, count, layout, packedBytes);
+            if (get.event == null || get.event.device() != on)
+            {
+                if (get.event != null)
+                {
+                    get.event.close();
+                }
+                get.event = runtime.createEvent(on);
+            }
+            stream.record(get.event);
+        }
+        catch (final RuntimeException ex)
+        {
+            recycle(get);
+            throw ex;
+        }
+        get.attachment = attachment;
+        inFlight.addLast(get);
+        started++;
+    }
+
+    /**
+     * Hands completed gets to the handler, in the order they started.
+     *
+     * @return gets that ended; while gets are in flight and none ended, 1 anyway, so that the caller's idle
+     * strategy keeps polling rather than parks.
+     */
+    public int poll(final Handler handler)
+    {
+        int ended = 0;
+        Get get;
+        while ((get = inFlight.peekFirst()) != null)
+        {
+            RuntimeException failure = null;
+            try
+            {
+                if (!get.event.isComplete())
+                {
+                    break;
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                failure = ex;
+            }
+            inFlight.pollFirst();
+            ended++;
+            try
+            {
+                handler.done(get.attachment, get.staging == null ? 0 : get.staging.address(), failure);
+            }
+            finally
+            {
+                recycle(get);
+            }
+        }
+        return ended > 0 || inFlight.isEmpty() ? ended : 1;
+    }
+
+    /**
+     * @return gets started so far.
+     */
+    public long started()
+    {
+        return started;
+    }
+
+    /**
+     * @return gets whose device work has not been seen to end.
+     */
+    public int inFlight()
+    {
+        return inFlight.size();
+    }
+
+    /**
+     * Waits for the device work of every get in flight (their memory is in use until then) and frees what the gets
+     * hold; the gets in flight end unreported, their requests failed by the caller.
+     */
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        for (final DeviceStream stream : streams)
+        {
+            if (stream != null)
+            {
+                try
+                {
+                    stream.synchronize();
+                }
+                catch (final RuntimeException ignored)
+                {
+                    // a failed stream holds no more work
+                }
+            }
+        }
+        Get get;
+        while ((get = inFlight.pollFirst()) != null)
+        {
+            recycle(get);
+        }
+        for (final Get spare : idle)
+        {
+            if (spare.event != null)
+            {
+                spare.event.close();
+            }
+        }
+        idle.clear();
+        for (int i = 0; i < streams.length; i++)
+        {
+            if (streams[i] != null)
+            {
+                streams[i].close();
+            }
+            if (scratch[i] != null)
+            {
+                scratch[i].free();
+            }
+        }
+    }
+
+    private void enqueue(
+        final DeviceStream stream,
+        final int device,
+        final long source,
+        final long sourceCount,
+        final CompiledType sourceLayout,
+        final long destination,
+        final long destinationCount,
+        final CompiledType destinationLayout,
+        final long packedBytes)
+    {
+        final boolean sourceRun = sourceLayout.isContiguous();
+        final boolean destinationRun = destinationLayout == null || destinationLayout.isContiguous();
+        final long sourceStart = sourceRun ? source + sourceLayout.dataLowBytes(sourceCount) : 0;
+        final long destinationStart = destinationLayout == null ? destination :
+            destinationRun ? destination + destinationLayout.dataLowBytes(destinationCount) : 0;
+        if (sourceRun && destinationRun)
+        {
+            stream.copy(destinationStart, sourceStart, packedBytes);
+        }
+        else if (sourceRun)
+        {
+            runtime.packer(destinationLayout, device)
+                .unpack(stream, sourceStart, destinationCount, 0, packedBytes, destination);
+        }
+        else if (destinationRun)
+        {
+            runtime.packer(sourceLayout, device).pack(stream, source, sourceCount, 0, packedBytes, destinationStart);
+        }
+        else
+        {
+            final long scratchAddress = scratch(device);
+            for (long offset = 0; offset < packedBytes; offset += SCRATCH_BYTES)
+            {
+                final long lengthBytes = Math.min(SCRATCH_BYTES, packedBytes - offset);
+                runtime.packer(sourceLayout, device)
+                    .pack(stream, source, sourceCount, offset, lengthBytes, scratchAddress);
+                runtime.packer(destinationLayout, device)
+                    .unpack(stream, scratchAddress, destinationCount, offset, lengthBytes, destination);
+            }
+        }
+    }
+
+    private DeviceStream stream(final int device)
+    {
+        if (streams[device] == null)
+        {
+            streams[device] = runtime.createStream(device);
+        }
+        return streams[device];
+    }
+
+    private long scratch(final int device)
+    {
+        if (scratch[device] == null)
+        {
+            scratch[device] = runtime.allocate(device, SCRATCH_BYTES);
+        }
+        return scratch[device].address();
+    }
+
+    private void recycle(final Get get)
+    {
+        if (get.mapping != null)
+        {
+            get.mapping.close();
+            get.mapping = null;
+        }
+        if (get.staging != null)
+        {
+            get.staging.release();
+            get.staging = null;
+        }
+        get.attachment = null;
+        idle.addLast(get);
+    }
+}
