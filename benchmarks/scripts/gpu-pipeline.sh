@@ -15,8 +15,10 @@
 #                        cupy_ipc_p2p.py latency; OMB's iterations with MPS, SMALL_ITERATIONS_NO_MPS (+ skip) without
 #   latency 1-64 MiB     the same three, LARGE_ITERATIONS round trips after LARGE_SKIP (the sweep to 64 MiB with OMB's
 #                        1000 would not fit in the time)
-#   stream wire          ours with STAGECOACH_PIPELINE_WIRE=stream (the path two nodes take): latency 256 KiB-64 MiB
-#                        and bw 256 KiB-64 MiB, counted as above
+#   stream wire          ours with the stage pipeline forced (STAGECOACH_DEVICE_PATH=staged) and
+#                        STAGECOACH_PIPELINE_WIRE=${STAGED_WIRE:-stream} (stream: the path two nodes take): latency
+#                        256 KiB-64 MiB and bw 256 KiB-64 MiB, counted as above
+#   H D, D H             with MPS only: ours, 4 MiB latency from host to device memory and back
 #   bw 256 KiB-64 MiB    ours (bw D D), Default, IPC copy: BW_ITERATIONS windows of 64 after BW_SKIP
 #   halo                 ours (halo D D), Default: faces X, Y, Z of 128^3 and 256^3 grids, OMB-style counts
 #   4 MiB latency        with MPS only: ours without --trace, then with --trace OUTDIR/dd-4m.json, TRACE_ROUNDS times
@@ -47,6 +49,9 @@
 #   PYTHON=python3               the peers' interpreter; PEER_BACKEND=cupy (numpy: the peers' emulation, no GPU)
 #   MPIRUN_ARGS=                 extra mpirun options for the peers (--allow-run-as-root is added as root)
 #   MPS_CONTROL=nvidia-cuda-mps-control    MPS_STOP_WAIT_S=20
+#   OURS_PATH=auto               STAGECOACH_DEVICE_PATH of the "ours" steps: auto (one node: the one-sided path over
+#                                CUDA IPC) or staged (the stage pipeline); the summary's targets follow it
+#   STAGED_WIRE=stream           the wire of the staged ("stream") steps: stream or arena; STREAM=0 leaves them out
 set -euo pipefail
 
 usage() {
@@ -72,6 +77,8 @@ bundle="${STAGECOACH_BUNDLE:-${repo}/.bundle/stagecoach}"
 stagecoach="${STAGECOACH:-${bundle}/bin/stagecoach}"
 export STAGECOACH_DEVICE="${STAGECOACH_DEVICE:-cuda}"
 export PYTHONUNBUFFERED=1
+export STAGECOACH_DEVICE_PATH="${OURS_PATH:-auto}"
+staged_wire="${STAGED_WIRE:-stream}"
 python="${PYTHON:-python3}"
 peer_backend="${PEER_BACKEND:-cupy}"
 mps_control="${MPS_CONTROL:-nvidia-cuda-mps-control}"
@@ -227,7 +234,8 @@ stream() {
     local name="$1" limit
     limit="$(limit_for "$2")"
     shift 2
-    measure "${name}" "${limit}" env STAGECOACH_PIPELINE_WIRE=stream "${stagecoach}" run -n 2 \
+    measure "${name}" "${limit}" env STAGECOACH_DEVICE_PATH=staged STAGECOACH_PIPELINE_WIRE="${staged_wire}" \
+        "${stagecoach}" run -n 2 \
         --timeout "$(( limit > 20 ? limit - 8 : limit ))" "$@"
 }
 
@@ -266,17 +274,21 @@ run_mode() {
         peer "${mode}-default-latency-large" 100 cupy_default_p2p.py latency "${sized_large[@]}"
         peer "${mode}-ipc-latency-large" 60 cupy_ipc_p2p.py latency "${sized_large[@]}"
     fi
-    if [[ "${max_size}" -ge 1048576 ]]; then
+    if [[ "${max_size}" -ge 1048576 && "${STREAM:-1}" != "0" ]]; then
         stream "${mode}-stream-latency-large" 100 latency D D --min-size "${bw_min}" --max-size "${max_size}" \
             --iterations "${large_iterations}" --skip "${large_skip}" "${warm[@]}"
     fi
     ours "${mode}-ours-bw" 100 bw D D "${sized_bw[@]}" "${warm[@]}"
     peer "${mode}-default-bw" 100 cupy_default_p2p.py bw "${sized_bw[@]}"
     peer "${mode}-ipc-bw" 60 cupy_ipc_p2p.py bw "${sized_bw[@]}"
-    stream "${mode}-stream-bw" 100 bw D D "${sized_bw[@]}" "${warm[@]}"
+    if [[ "${STREAM:-1}" != "0" ]]; then
+        stream "${mode}-stream-bw" 100 bw D D "${sized_bw[@]}" "${warm[@]}"
+    fi
     ours "${mode}-ours-halo" 100 halo D D --grids "${grids}" ${halo[@]+"${halo[@]}"} "${warm[@]}"
     peer "${mode}-default-halo" 100 cupy_default_p2p.py halo --grids "${grids}" ${halo[@]+"${halo[@]}"}
     if [[ "${mode}" == "mps" && "${max_size}" -ge 4194304 ]]; then
+        ours "mps-ours-hd" 40 latency H D --min-size 4194304 --max-size 4194304 "${warm[@]}"
+        ours "mps-ours-dh" 40 latency D H --min-size 4194304 --max-size 4194304 "${warm[@]}"
         local round
         for round in $(seq 1 "${trace_rounds}"); do
             local four=(latency D D --min-size 4194304 --max-size 4194304 --percentiles "${warm[@]}")
@@ -339,7 +351,10 @@ if [[ -f "${out}/dd-4m.json" && "$(stat -c %s "${out}/dd-4m.json")" -gt 8000000 
 fi
 trace_args=()
 [[ -f "${out}/dd-4m.json" ]] && trace_args=(--trace "${out}/dd-4m.json")
-timeout 60 "${python}" benchmarks/scripts/gpu-pipeline-summary.py "${raw}" ${trace_args[@]+"${trace_args[@]}"} \
+targets=staged
+[[ "${STAGECOACH_DEVICE_PATH}" == "auto" ]] && targets=one-sided
+timeout 60 "${python}" benchmarks/scripts/gpu-pipeline-summary.py "${raw}" --targets "${targets}" \
+    ${trace_args[@]+"${trace_args[@]}"} \
     > "${out}/summary.md" || { log "the summary failed (status $?)"; status=1; }
 cat "${out}/summary.md"
 timeout 60 tar -czf "${out}/raw.tar.gz" -C "${out}" raw && rm -rf "${raw}"

@@ -283,7 +283,7 @@ class ScriptTest(unittest.TestCase):
                               capture_output=True, text=True, timeout=timeout_s)
 
     def test_every_step_runs_mps_is_stopped_and_few_files_come_back(self):
-        result = self.run_script()
+        result = self.run_script(OURS_PATH="staged")
 
         self.assertEqual(0, result.returncode, result.stdout[-4000:] + result.stderr[-2000:])
         self.assertEqual(["start", "get_server_list", "quit"], self.stand_ins.mps_log())
@@ -291,17 +291,18 @@ class ScriptTest(unittest.TestCase):
         out = self.stand_ins.out
         self.assertEqual({"gpu-pipeline.log", "summary.md", "raw.tar.gz", "dd-4m.json"}, set(os.listdir(out)))
         calls = self.stand_ins.calls_made()
-        programs = [call[call.index("D") - 1] + " " + " ".join(call[call.index("D") + 2:call.index("D") + 6])
-                    for call in calls]
+        starts = [next(i for i, word in enumerate(call) if word in ("latency", "bw", "halo")) for call in calls]
+        programs = [" ".join(call[i:i + 7]) for call, i in zip(calls, starts)]
         self.assertEqual([
-            "latency --min-size 1 --max-size 524288", "latency --min-size 1048576 --max-size 4194304",
-            "latency --min-size 262144 --max-size 4194304", "bw --min-size 262144 --max-size 4194304",
-            "bw --min-size 262144 --max-size 4194304", "halo --grids 16,32 --iterations 10",
-            "latency --min-size 4194304 --max-size 4194304", "latency --min-size 4194304 --max-size 4194304",
-            "latency --min-size 4194304 --max-size 4194304", "latency --min-size 4194304 --max-size 4194304",
-            "latency --min-size 1 --max-size 524288", "latency --min-size 1048576 --max-size 4194304",
-            "latency --min-size 262144 --max-size 4194304", "bw --min-size 262144 --max-size 4194304",
-            "bw --min-size 262144 --max-size 4194304", "halo --grids 16,32 --iterations 10"], programs)
+            "latency D D --min-size 1 --max-size 524288", "latency D D --min-size 1048576 --max-size 4194304",
+            "latency D D --min-size 262144 --max-size 4194304", "bw D D --min-size 262144 --max-size 4194304",
+            "bw D D --min-size 262144 --max-size 4194304", "halo D D --grids 16,32 --iterations 10",
+            "latency H D --min-size 4194304 --max-size 4194304", "latency D H --min-size 4194304 --max-size 4194304",
+            "latency D D --min-size 4194304 --max-size 4194304", "latency D D --min-size 4194304 --max-size 4194304",
+            "latency D D --min-size 4194304 --max-size 4194304", "latency D D --min-size 4194304 --max-size 4194304",
+            "latency D D --min-size 1 --max-size 524288", "latency D D --min-size 1048576 --max-size 4194304",
+            "latency D D --min-size 262144 --max-size 4194304", "bw D D --min-size 262144 --max-size 4194304",
+            "bw D D --min-size 262144 --max-size 4194304", "halo D D --grids 16,32 --iterations 10"], programs)
         self.assertTrue(all(call[:4] == ["run", "-n", "2", "--timeout"] and call[-2:] == ["--warm-up", "20"]
                             for call in calls), calls)
         traced = [call for call in calls if "--trace" in call]
