@@ -182,7 +182,7 @@ public final class DevicePath implements AutoCloseable
     {
         if (gets == null && runtime != null)
         {
-            gets = new IpcGets(runtime, inline);
+            gets = new IpcGets(runtime);
         }
         return gets;
     }

@@ -13,8 +13,6 @@ import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.DeviceStream;
 import io.stagecoach.device.IpcHandle;
 import io.stagecoach.device.IpcMapping;
-import io.stagecoach.pipeline.PackedHostBuffer;
-import io.stagecoach.pipeline.stage.InlineStaging;
 import io.stagecoach.protocol.datatype.CompiledType;
 
 /**
@@ -24,7 +22,8 @@ import io.stagecoach.protocol.datatype.CompiledType;
  * peer's memory when only the source is, one pack kernel writing the destination when only the destination is, and
  * a pack into device scratch memory then an unpack, {@link #SCRATCH_BYTES} at a time, when neither is; kernels
  * run on the device that holds both buffers, and between two devices only a copy between contiguous buffers does. A host
- * destination gets the packed bytes in pinned memory, which the caller unpacks on completion. Each get records an
+ * destination gets the packed bytes in pinned memory, which the caller unpacks on completion; that memory is kept for
+ * the next gets, up to {@link #MAX_SPARE_PINNED_BYTES}, since pinning host memory costs milliseconds. Each get records an
  * event; {@link #poll} hands completed gets back in the order they started, from the caller's own thread: nothing
  * waits and no other thread is involved. Not thread-safe: one thread (the engine's) drives it.
  */
@@ -32,6 +31,9 @@ public final class IpcGets implements AutoCloseable
 {
     /** Bytes of device scratch memory through which a get whose both layouts scatter moves, at most, at a time. */
     public static final long SCRATCH_BYTES = 4L << 20;
+    /** Pinned host memory kept for later gets to host destinations, at most. */
+    public static final long MAX_SPARE_PINNED_BYTES = 256L << 20;
+    private static final long MIN_PINNED_BYTES = 64 * 1024;
     private static final int MAX_LAYOUTS = 256;
 
     /** Told of each get that ended, in the order they started. */
@@ -50,12 +52,13 @@ public final class IpcGets implements AutoCloseable
     {
         DeviceEvent event;
         IpcMapping mapping;
-        PackedHostBuffer staging;
+        Allocation staging;
         Object attachment;
     }
 
     private final DeviceRuntime runtime;
-    private final InlineStaging staging;
+    private final ArrayDeque<Allocation> sparePinned = new ArrayDeque<>();
+    private long sparePinnedBytes;
     private final DeviceStream[] streams;
     private final Allocation[] scratch;
     private final ArrayDeque<Get> inFlight = new ArrayDeque<>();
@@ -72,12 +75,10 @@ public final class IpcGets implements AutoCloseable
 
     /**
      * @param runtime the device layer of this process.
-     * @param staging where pinned memory for host destinations comes from.
      */
-    public IpcGets(final DeviceRuntime runtime, final InlineStaging staging)
+    public IpcGets(final DeviceRuntime runtime)
     {
         this.runtime = runtime;
-        this.staging = staging;
         this.streams = new DeviceStream[runtime.deviceCount()];
         this.scratch = new Allocation[runtime.deviceCount()];
     }
@@ -139,7 +140,7 @@ public final class IpcGets implements AutoCloseable
             final long count;
             if (destinationLayout == null)
             {
-                get.staging = staging.allocate(packedBytes);
+                get.staging = takePinned(packedBytes);
                 destination = get.staging.address();
                 layout = null;
                 count = 0;
@@ -255,6 +256,11 @@ public final class IpcGets implements AutoCloseable
         {
             recycle(get);
         }
+        for (final Allocation spare : sparePinned)
+        {
+            spare.free();
+        }
+        sparePinned.clear();
         for (final Get spare : idle)
         {
             if (spare.event != null)
@@ -337,6 +343,37 @@ public final class IpcGets implements AutoCloseable
         return scratch[device].address();
     }
 
+    private Allocation takePinned(final long lengthBytes)
+    {
+        for (final Allocation spare : sparePinned)
+        {
+            if (spare.lengthBytes() >= lengthBytes)
+            {
+                sparePinned.remove(spare);
+                sparePinnedBytes -= spare.lengthBytes();
+                return spare;
+            }
+        }
+        return runtime.allocatePinned(Math.max(MIN_PINNED_BYTES, Long.highestOneBit(Math.max(1, lengthBytes - 1)) << 1));
+    }
+
+    private void givePinned(final Allocation buffer)
+    {
+        if (closed || buffer.lengthBytes() > MAX_SPARE_PINNED_BYTES)
+        {
+            buffer.free();
+            return;
+        }
+        sparePinned.addLast(buffer);
+        sparePinnedBytes += buffer.lengthBytes();
+        while (sparePinnedBytes > MAX_SPARE_PINNED_BYTES)
+        {
+            final Allocation oldest = sparePinned.pollFirst();
+            sparePinnedBytes -= oldest.lengthBytes();
+            oldest.free();
+        }
+    }
+
     private void recycle(final Get get)
     {
         if (get.mapping != null)
@@ -346,7 +383,7 @@ public final class IpcGets implements AutoCloseable
         }
         if (get.staging != null)
         {
-            get.staging.release();
+            givePinned(get.staging);
             get.staging = null;
         }
         get.attachment = null;
