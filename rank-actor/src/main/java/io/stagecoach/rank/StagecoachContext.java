@@ -45,6 +45,8 @@ import io.stagecoach.rank.memory.SharedArena;
  * sends and the memory of {@code Communicator.allocate}; 0 for none</td></tr>
  * <tr><td>stagecoach.device.path</td><td>auto</td><td>large same-node device messages: {@code auto} (got over
  * CUDA IPC by the receiver), {@code staged} (through the stage pipeline, as between nodes)</td></tr>
+ * <tr><td>stagecoach.device.ipc.threshold.bytes</td><td>-1: the eager threshold</td><td>largest device message to
+ * a same-node rank sent eagerly rather than got over IPC</td></tr>
  * <tr><td>stagecoach.same.node.reads</td><td>true</td><td>large same-node messages read from the sender's memory
  * (one copy) instead of streamed through the log buffer</td></tr>
  * <tr><td>stagecoach.ipc.term.length, stagecoach.ipc.mtu</td><td>1 MiB, 65504</td><td>IPC streams</td></tr>
@@ -107,6 +109,7 @@ public final class StagecoachContext
     private int pipelinePoolSlots = intSetting("stagecoach.pipeline.pool.slots", DEFAULT_PIPELINE_POOL_SLOTS);
     private String pipelineWire = setting("stagecoach.pipeline.wire", "arena");
     private String devicePath = setting("stagecoach.device.path", "auto");
+    private int deviceIpcThresholdBytes = intSetting("stagecoach.device.ipc.threshold.bytes", -1);
     private Path traceDirectory = pathSetting(StageTraceContext.DIRECTORY_PROPERTY);
     private int traceRingBytes =
         intSetting(StageTraceContext.RING_BYTES_PROPERTY, StageTraceContext.DEFAULT_RING_CAPACITY_BYTES);
@@ -182,6 +185,11 @@ public final class StagecoachContext
         {
             throw new IllegalArgumentException("pipeline wire '" + pipelineWire + "' is neither arena nor stream " +
                 "(stagecoach.pipeline.wire)");
+        }
+        if (deviceIpcThresholdBytes < -1)
+        {
+            throw new IllegalArgumentException("device IPC threshold " + deviceIpcThresholdBytes + " bytes is below " +
+                "-1, which means the eager threshold (stagecoach.device.ipc.threshold.bytes)");
         }
         if (!devicePath.equals("auto") && !devicePath.equals("staged"))
         {
@@ -708,6 +716,28 @@ public final class StagecoachContext
     }
 
     /**
+     * @return largest packed device message to a same-node rank sent eagerly rather than got over IPC; -1 for the
+     * eager threshold.
+     */
+    public int deviceIpcThresholdBytes()
+    {
+        return deviceIpcThresholdBytes;
+    }
+
+    /**
+     * @param thresholdBytes largest packed device message to a same-node rank that is sent eagerly (staged through
+     *                       host memory) rather than got by the receiver over IPC, on the default device path; -1
+     *                       (the default, {@code stagecoach.device.ipc.threshold.bytes}) for the eager threshold,
+     *                       which also caps it.
+     * @return this.
+     */
+    public StagecoachContext deviceIpcThresholdBytes(final int thresholdBytes)
+    {
+        this.deviceIpcThresholdBytes = thresholdBytes;
+        return this;
+    }
+
+    /**
      * @return slots of each of the stage pipeline's pools of pinned host memory.
      */
     public int pipelinePoolSlots()
@@ -810,7 +840,8 @@ public final class StagecoachContext
             awaitMaxParkNs,
             asyncErrorHandler != null ? asyncErrorHandler : ProgressEngine.loggingErrorHandler(rank),
             sameNodeReads,
-            sharedArenaBytes);
+            sharedArenaBytes,
+            deviceIpcThresholdBytes < 0 ? eagerThresholdBytes : Math.min(deviceIpcThresholdBytes, eagerThresholdBytes));
     }
 
     AeronTransportContext transportContext(final List<PeerAddress> addresses, final String directoryName)

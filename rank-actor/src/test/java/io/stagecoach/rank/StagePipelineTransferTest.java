@@ -214,6 +214,45 @@ class StagePipelineTransferTest
         }
     }
 
+    /**
+     * With the IPC threshold below the eager threshold, small device messages to a same-node rank are got over IPC
+     * too, whatever their layout: 1, 100 and 1024 bytes (the eager threshold) from device to device and to host.
+     */
+    @Test
+    void shouldGetSmallDeviceMessagesOverIpcBelowAnIpcThresholdOfZero()
+    {
+        final RandomTypes random = new RandomTypes(SEED ^ 0x5A11);
+        try (LocalJob ranks = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD)
+            .deviceRuntime(device).deviceIpcThresholdBytes(0)))
+        {
+            int expected = 0;
+            for (final Direction direction : List.of(Direction.DEVICE_TO_DEVICE, Direction.DEVICE_TO_HOST))
+            {
+                for (final long packedBytes : List.of(1L, 100L, (long)THRESHOLD))
+                {
+                    final ExactMessage message = ExactMessage.of(random, packedBytes, 4096);
+                    final ByteBuffer source = randomBytes(random, message.spanBytes());
+                    final ByteBuffer poison = poison(message.spanBytes());
+                    try (TestMemory from = TestMemory.device(device, 0, message.spanBytes());
+                         TestMemory to = TestMemory.of(direction.toDevice, device, 0, message.spanBytes()))
+                    {
+                        from.write(source);
+                        to.write(poison);
+                        final Request receive = ranks.rank(1).irecv(to.address(), message.spanBytes(),
+                            message.count(), message.type(), 0, 7);
+                        ranks.rank(0).isend(from.address(), message.spanBytes(), message.count(), message.type(), 1,
+                            7).await(TIMEOUT);
+                        assertEquals(message.count(), receive.await(TIMEOUT).count(), "instances received");
+                        final int wrong = message.unpackedInto(source, poison).mismatch(to.read());
+                        assertEquals(-1, wrong, "byte " + wrong + " of " + packedBytes + " bytes " + direction);
+                        assertEquals(++expected, ranks.rank(1).engine().counters(0)[10],
+                            packedBytes + " bytes " + direction + " got over IPC");
+                    }
+                }
+            }
+        }
+    }
+
     private static void assertPath(
         final Direction direction, final String wire, final long packedBytes, final int chunkBytes,
         final long[] before)

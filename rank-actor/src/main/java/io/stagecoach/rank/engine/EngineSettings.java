@@ -18,6 +18,9 @@ import io.stagecoach.rank.IdleMode;
  * @param asyncErrorHandler   told of errors that no request can carry (a rejected eager message).
  * @param sameNodeReads       whether a large message between ranks of one node is read by the receiver straight out
  *                            of the sender's memory (one copy) rather than streamed through the log buffer.
+ * @param sharedArenaBytes    of the rank's shared arena, 0 for none.
+ * @param deviceIpcThresholdBytes largest packed device message to a same-node rank that goes eagerly rather than
+ *                            over IPC (at most the eager threshold).
  */
 public record EngineSettings(
     int eagerThresholdBytes,
@@ -30,6 +33,7 @@ public record EngineSettings(
     long awaitMaxParkNs,
     Consumer<Throwable> asyncErrorHandler,
     boolean sameNodeReads,
-    long sharedArenaBytes)
+    long sharedArenaBytes,
+    int deviceIpcThresholdBytes)
 {
 }

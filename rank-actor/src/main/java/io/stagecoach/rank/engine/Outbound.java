@@ -74,11 +74,12 @@ final class Outbound
         {
             try
             {
-                if (send.packedBytes <= settings.eagerThresholdBytes())
+                final boolean ipc = send.packedBytes > settings.deviceIpcThresholdBytes() && offerIpc(peer, send);
+                if (!ipc && send.packedBytes <= settings.eagerThresholdBytes())
                 {
                     send.staged = device.packNow(send);
                 }
-                else if (!offerIpc(peer, send))
+                else if (!ipc)
                 {
                     send.chunked = device.startSend(engine, send, peer.readable);
                 }
@@ -434,7 +435,7 @@ final class Outbound
      */
     private int emit(final Peer peer, final SendOperation send)
     {
-        final int type =
+        final int type = send.deviceIpc ? MessageType.RTS :
             WireSender.protocolFor(send.packedBytes, settings.eagerThresholdBytes(), peer.eagerCreditBytes);
         final int result;
         try
