@@ -461,7 +461,8 @@ final class Delivery
         }
         try
         {
-            ArenaChunks.follow(receive::write, peer.rank, source, packedBytes, settings.livenessTimeoutNs());
+            ArenaChunks.follow(receive::write, peer.rank, () -> PeerProcesses.isAlive(pid), source, packedBytes,
+                settings.livenessTimeoutNs());
         }
         catch (final RuntimeException ex)
         {

@@ -238,6 +238,7 @@ final class Outbound
         }
         catch (final RuntimeException ex)
         {
+            UnsafeApi.putLongRelease(null, progressAddress, ArenaChunks.FAILED);
             completions.fail(send.request, ex);
         }
     }

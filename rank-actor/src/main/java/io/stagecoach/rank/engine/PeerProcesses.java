@@ -24,6 +24,15 @@ public final class PeerProcesses
     }
 
     /**
+     * @param pid a process of this node.
+     * @return whether it is still there.
+     */
+    static boolean isAlive(final long pid)
+    {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    /**
      * @param rank    a peer.
      * @param process its process, seen on this node.
      */
