@@ -59,6 +59,15 @@ record ExactMessage(Datatype type, long count, int spanBytes)
     }
 
     /**
+     * @return {@code blocks} blocks of {@code blockBytes} bytes, {@code strideBytes} apart, from displacement 0.
+     */
+    static ExactMessage strided(final int blocks, final int blockBytes, final int strideBytes)
+    {
+        return new ExactMessage(Datatype.vector(blocks, blockBytes, strideBytes, Datatype.BYTE).commit(), 1,
+            (blocks - 1) * strideBytes + blockBytes);
+    }
+
+    /**
      * @return a direct buffer of the span with the bytes a buffer that held {@code before} holds once the message
      * packed from {@code source} is unpacked into it.
      */

@@ -253,6 +253,57 @@ class StagePipelineTransferTest
         }
     }
 
+    /**
+     * Host buffers of {@code Communicator.allocate} lie in the rank's shared arena: a same-node device receive copies
+     * a host message straight out of the sender's buffer there (its pages registered with the device), and a device
+     * message to such a host buffer lands in it in place, registered too; contiguous and strided layouts (blocks of
+     * 256 bytes: a scattered send whose blocks are shorter is packed into the arena, and takes the pipeline), both
+     * ways.
+     */
+    @Test
+    void shouldMoveMessagesBetweenDeviceMemoryAndHostBuffersInTheSharedArenaInPlace()
+    {
+        final LocalJob ranks = job("ipc", 4096);
+        final RandomTypes random = new RandomTypes(SEED ^ 0xA2E4A);
+        for (final boolean toDevice : new boolean[]{ true, false })
+        {
+            for (final boolean contiguous : new boolean[]{ true, false })
+            {
+                final ExactMessage message = contiguous ? ExactMessage.contiguous(1 << 20) :
+                    ExactMessage.strided(1171, 256, 384);
+                final int span = message.spanBytes();
+                final ByteBuffer source = randomBytes(random, span);
+                final ByteBuffer poison = poison(span);
+                final long[] before = { pipelineTransfers(0), pipelineTransfers(1), ipcGets() };
+                final ByteBuffer host = (toDevice ? ranks.rank(0) : ranks.rank(1)).allocate(span);
+                try (TestMemory deviceMemory = TestMemory.device(device, 0, span))
+                {
+                    final long hostAddress = org.agrona.BufferUtil.address(host);
+                    host.clear().put(toDevice ? source.duplicate().clear() : poison.duplicate().clear()).clear();
+                    deviceMemory.write(toDevice ? poison : source);
+                    final long from = toDevice ? hostAddress : deviceMemory.address();
+                    final long to = toDevice ? deviceMemory.address() : hostAddress;
+                    final int messageTag = ++tag;
+                    final Request receive = ranks.rank(1).irecv(to, span, message.count(), message.type(), 0,
+                        messageTag);
+                    ranks.rank(0).isend(from, span, message.count(), message.type(), 1, messageTag).await(TIMEOUT);
+                    assertEquals(message.count(), receive.await(TIMEOUT).count(), "instances received");
+                    final ByteBuffer arrived = toDevice ? deviceMemory.read() : host.duplicate().clear();
+                    final int wrong = message.unpackedInto(source, poison).mismatch(arrived);
+                    assertEquals(-1, wrong, "byte " + wrong + (toDevice ? " to device" : " to host"));
+                    assertEquals(before[2] + 1, ipcGets(), "got one-sided");
+                    assertEquals(before[0], pipelineTransfers(0), "sends through the pipeline");
+                    assertEquals(before[1], pipelineTransfers(1), "receives through the pipeline");
+                    assertTrue(ranks.rank(1).engine().device().registeredRanges() > 0, "host pages registered");
+                }
+                finally
+                {
+                    (toDevice ? ranks.rank(0) : ranks.rank(1)).free(host);
+                }
+            }
+        }
+    }
+
     private static void assertPath(
         final Direction direction, final String wire, final long packedBytes, final int chunkBytes,
         final long[] before)

@@ -213,6 +213,11 @@ final class Delivery
         {
             return;
         }
+        if (receive.buffer.isDevice() && (sourceFlags & EnvelopeFlyweight.FLAG_DIRECT) != 0 &&
+            startHostGet(receive, peer, senderTransferId, sourcePid, sourceAddress))
+        {
+            return;
+        }
         if (receive.buffer.isDevice())
         {
             if ((sourceFlags & EnvelopeFlyweight.FLAG_ARENA_CHUNKS) == 0 ||
@@ -264,9 +269,10 @@ final class Delivery
                 gets.layout(source.layout(), bytes -> IpcDescription.layout(peer.rank, bytes));
             IpcDescription.check(peer.rank, source, layout, receive.packedBytes);
             final boolean toDevice = receive.buffer.isDevice();
+            final boolean inPlace = toDevice || registeredInArena(gets, receive);
             gets.start(source.handle(), source.displacement(), source.count(), layout,
                 toDevice ? receive.buffer.device() : -1, receive.buffer.baseAddress(), receive.count,
-                toDevice ? receive.compiled : null, receive.packedBytes, receive);
+                inPlace ? receive.compiled : null, receive.packedBytes, receive);
         }
         catch (final RuntimeException ex)
         {
@@ -279,6 +285,61 @@ final class Delivery
         transfers.receives.put(receive.transferId, receive);
         peer.ipcGets++;
         return true;
+    }
+
+    /**
+     * Copies a host message of a same-node sender into device memory straight out of the sender's buffer, which lies
+     * in its shared arena as its description says (an RTS with flag DIRECT): the buffer's pages, mapped here, are
+     * registered with this rank's device, whose copy or kernels read them in place; the receive completes, and the ACK
+     * goes back, once {@link #pollGets} sees the device done.
+     *
+     * @return false when there is no device, the description cannot be read or the device refuses the pages: the
+     * receive then goes through the stage pipeline.
+     */
+    private boolean startHostGet(
+        final ReceiveOperation receive, final Peer peer, final long senderTransferId, final long pid,
+        final long offset)
+    {
+        final IpcGets gets = device.gets();
+        if (gets == null || peerArenas == null || !peer.readable)
+        {
+            return false;
+        }
+        try
+        {
+            final DirectDescription.Source source =
+                DirectDescription.read(peerArenas, peer.rank, pid, offset, receive.packedBytes);
+            if (!gets.register(source.lowAddress(), source.lengthBytes()))
+            {
+                return false;
+            }
+            gets.startFromHost(source.baseAddress(), source.count(), source.layout(), receive.buffer.device(),
+                receive.buffer.baseAddress(), receive.count, receive.compiled, receive.packedBytes, receive);
+        }
+        catch (final RuntimeException ex)
+        {
+            LOG.info("rank {}: rank {}'s host message comes through the stage pipeline: {}", rank, peer.rank,
+                ex.getMessage());
+            return false;
+        }
+        receive.transferId = transfers.nextId();
+        receive.senderTransferId = senderTransferId;
+        transfers.receives.put(receive.transferId, receive);
+        peer.ipcGets++;
+        return true;
+    }
+
+    /**
+     * @return whether a host receive buffer lies whole in this rank's shared arena and is registered with the device
+     * now, for a get to write it in place.
+     */
+    private boolean registeredInArena(final IpcGets gets, final ReceiveOperation receive)
+    {
+        final long low = receive.buffer.lowAddress();
+        final long length = receive.buffer.lengthBytes();
+        final long offset = hostBuffers.sharedOffset(low);
+        return length > 0 && offset >= 0 && hostBuffers.sharedOffset(low + length - 1) == offset + length - 1 &&
+            gets.register(low, length);
     }
 
     /**

@@ -198,6 +198,14 @@ public final class DevicePath implements AutoCloseable
     }
 
     /**
+     * @return ranges of host memory registered with the device for one-sided gets now, for tests and diagnostics.
+     */
+    public int registeredRanges()
+    {
+        return gets == null ? 0 : gets.registeredRanges();
+    }
+
+    /**
      * @return gets of device messages out of same-node senders' buffers so far.
      */
     public long ipcGets()

@@ -29,8 +29,11 @@ final class DirectDescription
     static final long MIN_BLOCK_BYTES = 64;
     private static final long MAX_CODE_LONGS = 1 << 24;
 
-    /** The send buffer of a description, as the receiver maps it. */
-    record Source(long baseAddress, long count, CompiledType layout)
+    /**
+     * The send buffer of a description, as the receiver maps it: displacement 0, the count, the layout, and the
+     * buffer's first byte and length.
+     */
+    record Source(long baseAddress, long count, CompiledType layout, long lowAddress, long lengthBytes)
     {
     }
 
@@ -40,7 +43,8 @@ final class DirectDescription
 
     /**
      * Describes a host send whose whole buffer lies in this rank's shared arena and whose type's blocks are
-     * {@link #MIN_BLOCK_BYTES} or longer.
+     * {@link #MIN_BLOCK_BYTES} or longer (a contiguous one too: a same-node receiver of device memory then copies it
+     * to the device straight out of the arena).
      *
      * @return the description, in the arena; null when the send does not qualify or the arena has no room.
      */
@@ -111,6 +115,6 @@ final class DirectDescription
                 " bytes at displacement " + base + " of a " + bufferBytes + "-byte buffer for a message of " +
                 packedBytes + " bytes");
         }
-        return new Source(lowAddress + base, count, layout);
+        return new Source(lowAddress + base, count, layout, lowAddress, bufferBytes);
     }
 }

@@ -91,6 +91,11 @@ final class Outbound
                 return;
             }
         }
+        if (peer.readable && !send.buffer.isDevice() && send.contiguousAddress != 0 &&
+            send.packedBytes > settings.eagerThresholdBytes() && send.packedBytes <= HostBufferPool.MAX_BUFFER_BYTES)
+        {
+            describeInArena(send);
+        }
         if (peer.readable && send.chunked == null && send.readableAddress() == 0 &&
             send.packedBytes > settings.eagerThresholdBytes() && send.packedBytes <= HostBufferPool.MAX_BUFFER_BYTES)
         {
@@ -116,6 +121,27 @@ final class Outbound
         if (send.packPending)
         {
             packInChunks(send);
+        }
+    }
+
+    /**
+     * Describes a contiguous host send whose buffer lies in this rank's shared arena, so that a same-node receiver
+     * maps it where it lies: a host receiver copies out of it, a device receiver's device reads it in place. Where it
+     * does not lie there, or the arena has no room for the description, the receiver reads it out of this process.
+     */
+    private void describeInArena(final SendOperation send)
+    {
+        try
+        {
+            send.description = DirectDescription.write(send, hostBuffers);
+        }
+        catch (final RuntimeException ex)
+        {
+            send.description = null;
+        }
+        if (send.description != null)
+        {
+            send.sharedOffset = hostBuffers.sharedOffset(send.description.address());
         }
     }
 

@@ -33,6 +33,8 @@ public final class IpcGets implements AutoCloseable
     public static final long SCRATCH_BYTES = 4L << 20;
     /** Pinned host memory kept for later gets to host destinations, at most. */
     public static final long MAX_SPARE_PINNED_BYTES = 256L << 20;
+    /** Ranges of host memory kept registered with the device for gets, at most. */
+    public static final int MAX_REGISTRATIONS = 32;
     private static final long MIN_PINNED_BYTES = 64 * 1024;
     private static final int MAX_LAYOUTS = 256;
 
@@ -57,6 +59,7 @@ public final class IpcGets implements AutoCloseable
     }
 
     private final DeviceRuntime runtime;
+    private final HostRegistrations registrations;
     private final ArrayDeque<Allocation> sparePinned = new ArrayDeque<>();
     private long sparePinnedBytes;
     private final DeviceStream[] streams;
@@ -79,6 +82,7 @@ public final class IpcGets implements AutoCloseable
     public IpcGets(final DeviceRuntime runtime)
     {
         this.runtime = runtime;
+        this.registrations = new HostRegistrations(runtime, MAX_REGISTRATIONS);
         this.streams = new DeviceStream[runtime.deviceCount()];
         this.scratch = new Allocation[runtime.deviceCount()];
     }
@@ -98,11 +102,12 @@ public final class IpcGets implements AutoCloseable
     /**
      * Starts a get: the {@code packedBytes} of {@code sourceCount} instances of {@code sourceLayout} at displacement
      * {@code displacement} of the exported range go to {@code destinationCount} instances of
-     * {@code destinationLayout} at {@code destinationAddress} (device memory of this process), or, when
-     * {@code destinationLayout} is null, to pinned host memory given to the handler.
+     * {@code destinationLayout} at {@code destinationAddress} (device memory of this process, or host memory
+     * registered with the device), or, when {@code destinationLayout} is null, to pinned host memory given to the
+     * handler.
      *
-     * @param device the device whose stream does the work, the destination's; ignored for a host destination,
-     *               whose work runs on the device that holds the source.
+     * @param device the device whose stream does the work, the destination's; -1 for the device that holds the source
+     *               (a host destination).
      * @throws RuntimeException when the handle cannot be opened or the work cannot be enqueued; nothing is left
      *                          open then.
      */
@@ -118,58 +123,136 @@ public final class IpcGets implements AutoCloseable
         final long packedBytes,
         final Object attachment)
     {
-        if (closed)
-        {
-            throw new IllegalStateException("IPC gets are closed");
-        }
-        final Get get = idle.isEmpty() ? new Get() : idle.pollFirst();
+        final Get get = take();
         try
         {
             get.mapping = runtime.openIpc(handle);
-            final long source = get.mapping.address() + displacement;
             final int sourceDevice = runtime.lookup(get.mapping.address()).device();
-            final int on = destinationLayout == null ? sourceDevice : device;
-            if (on != sourceDevice && !(sourceLayout.isContiguous() && destinationLayout.isContiguous()))
-            {
-                throw new DeviceException("a kernel of device " + on + " cannot read the memory of device " +
-                    sourceDevice + " that the handle maps; only a copy between contiguous buffers crosses devices");
-            }
-            final DeviceStream stream = stream(on);
-            final long destination;
-            final CompiledType layout;
-            final long count;
-            if (destinationLayout == null)
-            {
-                get.staging = takePinned(packedBytes);
-                destination = get.staging.address();
-                layout = null;
-                count = 0;
-            }
-            else
-            {
-                destination = destinationAddress;
-                layout = destinationLayout;
-                count = destinationCount;
-            }
-            enqueue(stream, on, source, sourceCount, sourceLayout, destination, count, layout, packedBytes);
-            if (get.event == null || get.event.device() != on)
-            {
-                if (get.event != null)
-                {
-                    get.event.close();
-                }
-                get.event = runtime.createEvent(on);
-            }
-            stream.record(get.event);
+            begin(get, get.mapping.address() + displacement, sourceCount, sourceLayout, sourceDevice,
+                device < 0 ? sourceDevice : device, destinationAddress, destinationCount, destinationLayout,
+                packedBytes);
         }
         catch (final RuntimeException ex)
         {
             recycle(get);
             throw ex;
         }
+        started(get, attachment);
+    }
+
+    /**
+     * Starts a get out of host memory of this process that the device can reach (a same-node peer's shared arena,
+     * mapped here and registered, {@link #register}) into device memory: one copy when both layouts are contiguous,
+     * otherwise the kernels read or write the host memory in place.
+     *
+     * @param device the destination's device, whose stream does the work.
+     * @throws RuntimeException when the work cannot be enqueued.
+     */
+    public void startFromHost(
+        final long sourceAddress,
+        final long sourceCount,
+        final CompiledType sourceLayout,
+        final int device,
+        final long destinationAddress,
+        final long destinationCount,
+        final CompiledType destinationLayout,
+        final long packedBytes,
+        final Object attachment)
+    {
+        final Get get = take();
+        try
+        {
+            begin(get, sourceAddress, sourceCount, sourceLayout, device, device, destinationAddress, destinationCount,
+                destinationLayout, packedBytes);
+        }
+        catch (final RuntimeException ex)
+        {
+            recycle(get);
+            throw ex;
+        }
+        started(get, attachment);
+    }
+
+    /**
+     * Registers host memory with the device, for gets to read or write it in place; registrations are kept for the
+     * next gets (at most {@link #MAX_REGISTRATIONS}; a new one drops those it overlaps).
+     *
+     * @return false when the device refuses the range.
+     */
+    public boolean register(final long address, final long lengthBytes)
+    {
+        return registrations.register(address, lengthBytes);
+    }
+
+    /**
+     * @return ranges of host memory registered with the device for gets now.
+     */
+    public int registeredRanges()
+    {
+        return registrations.size();
+    }
+
+    private Get take()
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("IPC gets are closed");
+        }
+        return idle.isEmpty() ? new Get() : idle.pollFirst();
+    }
+
+    private void started(final Get get, final Object attachment)
+    {
         get.attachment = attachment;
         inFlight.addLast(get);
         started++;
+    }
+
+    private void begin(
+        final Get get,
+        final long source,
+        final long sourceCount,
+        final CompiledType sourceLayout,
+        final int sourceDevice,
+        final int on,
+        final long destinationAddress,
+        final long destinationCount,
+        final CompiledType destinationLayout,
+        final long packedBytes)
+    {
+        if (on != sourceDevice && !(sourceLayout.isContiguous() && destinationLayout != null &&
+            destinationLayout.isContiguous()))
+        {
+            throw new DeviceException("a kernel of device " + on + " cannot read the memory of device " +
+                sourceDevice + " that the handle maps; only a copy between contiguous buffers crosses devices");
+        }
+        final DeviceStream stream = stream(on);
+        final long destination;
+        final CompiledType layout;
+        final long count;
+        if (destinationLayout == null)
+        {
+            get.staging = takePinned(packedBytes);
+            destination = get.staging.address();
+            layout = null;
+            count = 0;
+        }
+        else
+        {
+            destination = destinationAddress;
+            layout = destinationLayout;
+            count = destinationCount;
+        }
+        enqueue(stream, on, source, sourceCount, sourceLayout, destination, count, layout, packedBytes);
+        if (get.event == null || get.event.device() != on)
+        {
+            if (get.event != null)
+            {
+                get.event.close();
+            }
+            get.event = runtime.createEvent(on);
+        }
+        stream.record(get.event);
     }
 
     /**
@@ -261,6 +344,7 @@ public final class IpcGets implements AutoCloseable
             spare.free();
         }
         sparePinned.clear();
+        registrations.close();
         for (final Get spare : idle)
         {
             if (spare.event != null)
