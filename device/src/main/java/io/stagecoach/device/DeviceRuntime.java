@@ -477,6 +477,18 @@ public final class DeviceRuntime implements AutoCloseable
     }
 
     /**
+     * Tell the cache that a process exports nothing more to this one (it is gone, or left): every mapping of its
+     * memory closes, at once where unused, otherwise once its last {@link IpcMapping} is closed.
+     *
+     * @param processId of the exporter, as its handles name it.
+     * @return mappings of its memory that were open.
+     */
+    public int invalidateIpcOf(final long processId)
+    {
+        return ipcCache.invalidateProcess(processId);
+    }
+
+    /**
      * @return allocations of other processes currently mapped.
      */
     public int openIpcCount()

@@ -93,6 +93,36 @@ final class IpcCache
         }
     }
 
+    /**
+     * Retires every mapping of a process's memory: unmapped now where unused, once its last use is closed otherwise.
+     *
+     * @return mappings retired.
+     */
+    synchronized int invalidateProcess(final long processId)
+    {
+        int retired = 0;
+        final Iterator<Map.Entry<Key, Entry>> iterator = entries.entrySet().iterator();
+        while (iterator.hasNext())
+        {
+            final Map.Entry<Key, Entry> next = iterator.next();
+            if (next.getKey().processId() == processId)
+            {
+                iterator.remove();
+                final Entry entry = next.getValue();
+                if (entry.references == 0)
+                {
+                    unmap(entry);
+                }
+                else
+                {
+                    entry.stale = true;
+                }
+                retired++;
+            }
+        }
+        return retired;
+    }
+
     synchronized int openCount()
     {
         return entries.size();

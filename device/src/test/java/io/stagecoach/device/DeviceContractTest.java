@@ -19,11 +19,13 @@ import org.junit.jupiter.api.Timeout;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The contract every back end meets, run against each: memory and its detection, errors on misuse, copies, streams,
@@ -731,6 +733,61 @@ public abstract class DeviceContractTest
             final byte[] written = new byte[length];
             new RandomTypes(12).nextBytes(written);
             assertArrayEquals(written, download(memory.address() + 768, length));
+        }
+    }
+
+    /**
+     * A new allocation at the address of a freed one is another allocation to a peer: its handle differs (as CUDA
+     * documents for cudaIpcGetMemHandle), so that a peer that mapped the old one does not reuse that mapping, with
+     * the old allocation's length, for it.
+     */
+    @Test
+    public void shouldExportANewAllocationAtTheAddressOfAFreedOneUnderAHandleOfItsOwn()
+    {
+        final long address;
+        final IpcHandle first;
+        try (Allocation memory = runtime.allocate(0, 4096))
+        {
+            address = memory.address();
+            first = runtime.exportIpc(address, 4096);
+            assertTrue(first.sameAllocation(runtime.exportIpc(address + 64, 1024)), "one allocation, one handle");
+        }
+        try (Allocation memory = runtime.allocate(0, 1 << 20))
+        {
+            assumeTrue(memory.address() == address, "the allocator put the new allocation elsewhere");
+            final IpcHandle second = runtime.exportIpc(address, 1 << 20);
+            assertFalse(first.sameAllocation(second), "a freed allocation's handle names its successor: " + second);
+        }
+    }
+
+    /**
+     * The mappings of a process that exports nothing more (gone, or left) close: at once when unused, when their
+     * last use is closed otherwise; a later handle of it is mapped afresh.
+     */
+    @Test
+    public void shouldCloseTheMappingsOfAProcessOnceToldItIsGone()
+    {
+        final long self = ProcessHandle.current().pid();
+        runtime.invalidateIpcOf(self);
+        assertEquals(0, runtime.openIpcCount(), "mappings left by other tests, all of this process");
+        try (Allocation first = runtime.allocate(0, 8192);
+            Allocation second = runtime.allocate(0, 8192))
+        {
+            final IpcHandle firstHandle = runtime.exportIpc(first.address(), 8192);
+            final IpcHandle secondHandle = runtime.exportIpc(second.address(), 8192);
+            runtime.openIpc(firstHandle).close();
+            final IpcMapping held = runtime.openIpc(secondHandle);
+            assertEquals(2, runtime.openIpcCount());
+            assertEquals(0, runtime.invalidateIpcOf(self + 1), "mappings of another process");
+            assertEquals(2, runtime.invalidateIpcOf(self));
+            assertEquals(0, runtime.openIpcCount());
+            assertEquals(second.address(), held.address(), "a mapping in use stays usable until closed");
+            held.close();
+            try (IpcMapping again = runtime.openIpc(firstHandle))
+            {
+                assertEquals(first.address(), again.address());
+                assertEquals(1, runtime.openIpcCount());
+            }
         }
     }
 

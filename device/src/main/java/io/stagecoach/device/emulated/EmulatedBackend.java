@@ -5,6 +5,7 @@ import java.nio.ByteOrder;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.stagecoach.device.BackendBatch;
 import io.stagecoach.device.BackendEvent;
@@ -28,6 +29,7 @@ final class EmulatedBackend implements DeviceBackend
 
     private final EmulatedDriver driver;
     private final ExecutorService workers;
+    private final AtomicLong exports = new AtomicLong();
 
     EmulatedBackend(final DeviceContext context)
     {
@@ -131,6 +133,12 @@ final class EmulatedBackend implements DeviceBackend
         return new EmulatedBatch(moves.clone());
     }
 
+    /**
+     * The handle of an allocation names the owner's process and folder, the device and the allocation's offset in
+     * it, and, as CUDA's handles do, the allocation itself: a number of its own (the runtime exports each allocation
+     * once), so that a new allocation at the address of a freed one has another handle, and a peer that mapped the
+     * old one maps the new one afresh rather than reusing the old mapping, with the old allocation's length.
+     */
     @Override
     public byte[] exportIpc(final int device, final long allocationStart)
     {
@@ -140,7 +148,8 @@ final class EmulatedBackend implements DeviceBackend
             .putLong(driver.processId())
             .putLong(driver.folderToken())
             .putLong(device)
-            .putLong(allocationStart - driver.device(device).baseAddress());
+            .putLong(allocationStart - driver.device(device).baseAddress())
+            .putLong(exports.incrementAndGet());
         return opaque;
     }
 

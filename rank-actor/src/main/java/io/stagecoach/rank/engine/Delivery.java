@@ -269,6 +269,7 @@ final class Delivery
                 gets.layout(source.layout(), bytes -> IpcDescription.layout(peer.rank, bytes));
             IpcDescription.check(peer.rank, source, layout, receive.packedBytes);
             final boolean toDevice = receive.buffer.isDevice();
+            device.exporter(peer.rank, source.handle().processId());
             final boolean inPlace = toDevice || registeredInArena(gets, receive);
             gets.start(source.handle(), source.displacement(), source.count(), layout,
                 toDevice ? receive.buffer.device() : -1, receive.buffer.baseAddress(), receive.count,
@@ -282,6 +283,7 @@ final class Delivery
         }
         receive.transferId = transfers.nextId();
         receive.senderTransferId = senderTransferId;
+        receive.ipcGet = true;
         transfers.receives.put(receive.transferId, receive);
         peer.ipcGets++;
         return true;
@@ -324,6 +326,7 @@ final class Delivery
         }
         receive.transferId = transfers.nextId();
         receive.senderTransferId = senderTransferId;
+        receive.ipcGet = true;
         transfers.receives.put(receive.transferId, receive);
         peer.ipcGets++;
         return true;
@@ -355,12 +358,18 @@ final class Delivery
     private void getDone(final Object attachment, final long packedAddress, final RuntimeException failure)
     {
         final ReceiveOperation receive = (ReceiveOperation)attachment;
+        receive.ipcGet = false;
         if (transfers.receives.get(receive.transferId) != receive || receive.request.isDone())
         {
             return;
         }
         transfers.receives.remove(receive.transferId);
         final Peer peer = liveness.peer(receive.matchedSource);
+        if (peer.isGone())
+        {
+            completions.fail(receive.request, goneError(peer, receive.request));
+            return;
+        }
         RuntimeException error = failure;
         if (error == null && packedAddress != 0)
         {

@@ -46,6 +46,7 @@ public final class DevicePath implements AutoCloseable
     private final boolean oneSided;
     private IpcGets gets;
     private final Allocation[] peerSlots;
+    private final long[] exporters;
     private long sharedRegion;
     private ChunkModel arenaModel;
     private ChunkModel streamModel;
@@ -83,6 +84,7 @@ public final class DevicePath implements AutoCloseable
         this.slots = slots;
         this.poolSlots = poolSlots;
         this.peerSlots = new Allocation[size];
+        this.exporters = new long[size];
         this.tracer = tracer;
     }
 
@@ -185,6 +187,31 @@ public final class DevicePath implements AutoCloseable
             gets = new IpcGets(runtime);
         }
         return gets;
+    }
+
+    /**
+     * @param rank      a same-node peer whose device buffer a get opens.
+     * @param processId its process, as the buffer's handle names it.
+     */
+    void exporter(final int rank, final long processId)
+    {
+        exporters[rank] = processId;
+    }
+
+    /**
+     * A peer is gone: nothing more comes from its device memory, and every mapping of it closes (once the gets
+     * still reading it end), rather than stay open in the device layer's cache until this rank closes.
+     *
+     * @param rank the peer.
+     */
+    void peerGone(final int rank)
+    {
+        if (runtime != null && exporters[rank] != 0)
+        {
+            final int closed = runtime.invalidateIpcOf(exporters[rank]);
+            exporters[rank] = 0;
+            LOG.debug("rank {} is gone: {} mapping(s) of its device memory closed", rank, closed);
+        }
     }
 
     /**

@@ -33,6 +33,7 @@ final class PeerLiveness
     private final MatchQueues queues;
     private final Transfers transfers;
     private final Completions completions;
+    private final DevicePath device;
     private Peer[] peers;
     private final PeerProcesses processes;
     private volatile PeerLossListener lossListener = PeerLossListener.NONE;
@@ -45,7 +46,8 @@ final class PeerLiveness
         final MatchQueues queues,
         final Transfers transfers,
         final Completions completions,
-        final PeerProcesses processes)
+        final PeerProcesses processes,
+        final DevicePath device)
     {
         this.rank = rank;
         this.size = size;
@@ -54,6 +56,7 @@ final class PeerLiveness
         this.transfers = transfers;
         this.completions = completions;
         this.processes = processes;
+        this.device = device;
     }
 
     void attach(final Peer[] attached, final long nowNs)
@@ -246,7 +249,8 @@ final class PeerLiveness
 
     /**
      * Marks a peer gone, once, and fails what waits on it: sends queued, awaiting CTS or streaming, receives matched
-     * to it or posted for it, and receives from ANY_SOURCE once no other rank is left.
+     * to it or posted for it, and receives from ANY_SOURCE once no other rank is left; the mappings of its device
+     * memory close.
      */
     private void markGone(final Peer peer, final String reason)
     {
@@ -268,6 +272,7 @@ final class PeerLiveness
         queues.drainPosted(receive -> receive.source == peer.rank ||
             receive.source == Communicator.ANY_SOURCE && noneLeft, receive -> completions.fail(receive.request,
             receive.source == peer.rank ? goneError(peer, receive.request) : lastPeerGone(peer, receive.request)));
+        device.peerGone(peer.rank);
     }
 
     private static PeerLostException lastPeerGone(final Peer peer, final Request request)
@@ -357,13 +362,17 @@ final class PeerLiveness
         }
     }
 
+    /**
+     * Fails the receives in transfer that the filter names; those of a lost peer whose message the device is still
+     * getting over IPC fail once it is done ({@link ReceiveOperation#ipcGet}).
+     */
     private void failReceiveTransfers(final Predicate<ReceiveOperation> filter, final Peer peer)
     {
         final Iterator<ReceiveOperation> iterator = transfers.receives.values().iterator();
         while (iterator.hasNext())
         {
             final ReceiveOperation receive = iterator.next();
-            if (filter.test(receive))
+            if (filter.test(receive) && !(peer != null && receive.ipcGet))
             {
                 iterator.remove();
                 receive.releaseStaging();

@@ -76,7 +76,7 @@ public final class ProgressEngine implements TransportListener, CommandSink
         this.settings = settings;
         this.device = device;
         this.processes = new PeerProcesses(size);
-        this.liveness = new PeerLiveness(rank, size, settings, queues, transfers, completions, processes);
+        this.liveness = new PeerLiveness(rank, size, settings, queues, transfers, completions, processes, device);
         this.hostBuffers = new HostBufferPool();
         this.outbound = new Outbound(rank, settings, device, this, transfers, completions, liveness, hostBuffers);
         this.delivery = new Delivery(

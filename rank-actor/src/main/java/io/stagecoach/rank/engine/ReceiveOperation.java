@@ -46,6 +46,11 @@ public final class ReceiveOperation implements EngineCommand
     long arenaBase;
     long regionOffset;
     long regionLength;
+    /**
+     * The message is being got out of the sender's device buffer over IPC: the device writes into the receive buffer
+     * until the get ends, so a lost sender fails the receive then ({@code Delivery.getDone}), not before.
+     */
+    boolean ipcGet;
 
     public ReceiveOperation(
         final Request request,
