@@ -99,6 +99,51 @@ public abstract class DeviceContractTest
         assertEquals(MemoryType.HOST, runtime.lookup(host.address() + 100).type());
     }
 
+    /**
+     * A read-only mapping of a file (a same-node peer's shared arena as a receiver maps it) registers with the device,
+     * and a copy to device memory reads it in place.
+     */
+    @Test
+    public void shouldRegisterAReadOnlyMappingAndCopyOutOfIt() throws Exception
+    {
+        final int length = 1 << 16;
+        final java.nio.file.Path file = java.nio.file.Files.createTempFile("stagecoach-contract", ".bin");
+        try
+        {
+            final byte[] bytes = new byte[length];
+            for (int i = 0; i < length; i++)
+            {
+                bytes[i] = (byte)(i * 13 + 7);
+            }
+            java.nio.file.Files.write(file, bytes);
+            final java.nio.MappedByteBuffer mapping;
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file))
+            {
+                mapping = channel.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, length);
+            }
+            final long address = org.agrona.BufferUtil.address(mapping);
+            final HostBuffer back = new HostBuffer(length);
+            try (Allocation registered = runtime.register(address, length);
+                Allocation device = runtime.allocate(0, length))
+            {
+                assertEquals(MemoryType.REGISTERED_HOST, registered.type());
+                assertEquals(MemoryType.REGISTERED_HOST, runtime.lookup(address + 100).type());
+                stream.copy(device.address(), address, length);
+                stream.copy(back.address(), device.address(), length);
+                stream.synchronize();
+                for (int i = 0; i < length; i++)
+                {
+                    assertEquals(bytes[i], org.agrona.UnsafeApi.getByte(back.address() + i), "byte " + i);
+                }
+            }
+            org.agrona.IoUtil.unmap(mapping);
+        }
+        finally
+        {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
     @Test
     public void shouldReportPageableHostMemory()
     {

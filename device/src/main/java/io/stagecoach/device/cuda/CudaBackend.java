@@ -27,6 +27,7 @@ import static jcuda.driver.JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP;
 import static jcuda.driver.JCudaDriver.CU_MEMHOSTALLOC_PORTABLE;
 import static jcuda.driver.JCudaDriver.CU_MEMHOSTREGISTER_DEVICEMAP;
 import static jcuda.driver.JCudaDriver.CU_MEMHOSTREGISTER_PORTABLE;
+import static jcuda.driver.JCudaDriver.CU_MEMHOSTREGISTER_READ_ONLY;
 import static jcuda.driver.JCudaDriver.cuCtxEnablePeerAccess;
 import static jcuda.driver.JCudaDriver.cuDeviceCanAccessPeer;
 import static jcuda.driver.JCudaDriver.cuDeviceGet;
@@ -141,9 +142,15 @@ final class CudaBackend implements DeviceBackend
     public void registerHost(final long address, final long lengthBytes)
     {
         devices[0].makeCurrent();
-        Cuda.check(cuMemHostRegister(new HostPointer(address), lengthBytes,
-            CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE),
-            "cuMemHostRegister(0x" + Long.toHexString(address) + ", " + lengthBytes + " bytes)");
+        final int flags = CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE;
+        final int result = cuMemHostRegister(new HostPointer(address), lengthBytes, flags);
+        if (result != CUresult.CUDA_SUCCESS &&
+            cuMemHostRegister(new HostPointer(address), lengthBytes, flags | CU_MEMHOSTREGISTER_READ_ONLY) ==
+            CUresult.CUDA_SUCCESS)
+        {
+            return;
+        }
+        Cuda.check(result, "cuMemHostRegister(0x" + Long.toHexString(address) + ", " + lengthBytes + " bytes)");
     }
 
     @Override
