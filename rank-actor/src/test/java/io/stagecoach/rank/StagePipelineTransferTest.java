@@ -256,7 +256,8 @@ class StagePipelineTransferTest
     /**
      * Host buffers of {@code Communicator.allocate} lie in the rank's shared arena: a same-node device receive copies
      * a host message straight out of the sender's buffer there (its pages registered with the device), and a device
-     * message to such a host buffer lands in it in place, registered too; contiguous and strided layouts (blocks of
+     * message to such a host buffer lands in it in place, registered too; 1 MiB as that many bytes (as a benchmark
+     * sends it) and strided layouts (blocks of
      * 256 bytes: a scattered send whose blocks are shorter is packed into the arena, and takes the pipeline), both
      * ways.
      */
@@ -269,7 +270,8 @@ class StagePipelineTransferTest
         {
             for (final boolean contiguous : new boolean[]{ true, false })
             {
-                final ExactMessage message = contiguous ? ExactMessage.contiguous(1 << 20) :
+                final ExactMessage message = contiguous ?
+                    new ExactMessage(io.stagecoach.protocol.datatype.Datatype.BYTE, 1 << 20, 1 << 20) :
                     ExactMessage.strided(1171, 256, 384);
                 final int span = message.spanBytes();
                 final ByteBuffer source = randomBytes(random, span);

@@ -51,7 +51,8 @@ final class DirectDescription
     static PackedHostBuffer write(final SendOperation send, final HostBufferPool pool)
     {
         final MessageBuffer buffer = send.buffer;
-        if (buffer.isDevice() || send.compiled.minBlockBytes() < MIN_BLOCK_BYTES || buffer.lengthBytes() <= 0)
+        if (buffer.isDevice() || !send.compiled.isContiguous() && send.compiled.minBlockBytes() < MIN_BLOCK_BYTES ||
+            buffer.lengthBytes() <= 0)
         {
             return null;
         }
