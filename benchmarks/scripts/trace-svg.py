@@ -2,7 +2,7 @@
 """Draw a stage trace as an SVG timeline.
 
 Reads the Chrome trace JSON that `stagecoach run --trace FILE` writes and draws one lane per rank and track
-(PACK, D2H, WIRE, H2D, UNPACK, and the extra lanes of a stage whose chunks overlap), a bar per chunk coloured by
+(PACK, D2H, WIRE, H2D, UNPACK, GET, and the extra lanes of a stage whose chunks overlap), a bar per chunk coloured by
 stage and labelled with its chunk number, a time axis in microseconds, a legend and a title. Hovering over a bar
 shows its rank, stage, chunk, transfer, start, duration and bytes. Standard library only.
 
@@ -19,8 +19,9 @@ import math
 import sys
 from xml.sax.saxutils import escape, quoteattr
 
-STAGES = ["PACK", "D2H", "WIRE", "H2D", "UNPACK"]
-COLOURS = {"PACK": "#4e79a7", "D2H": "#f28e2b", "WIRE": "#59a14f", "H2D": "#e15759", "UNPACK": "#b07aa1"}
+STAGES = ["PACK", "D2H", "WIRE", "H2D", "UNPACK", "GET"]
+COLOURS = {"PACK": "#4e79a7", "D2H": "#f28e2b", "WIRE": "#59a14f", "H2D": "#e15759", "UNPACK": "#b07aa1",
+           "GET": "#76b7b2"}
 OTHER_COLOUR = "#9c755f"
 LANE_HEIGHT = 22
 BAR_HEIGHT = 16

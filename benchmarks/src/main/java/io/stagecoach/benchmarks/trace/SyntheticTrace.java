@@ -103,7 +103,7 @@ public final class SyntheticTrace
                 final long bytes = Math.min(chunkBytes, messageBytes - chunk * chunkBytes);
                 recordChunk(sender, receiver, transfer, chunk, ends, bytes);
             }
-            startNs = ends[chunks - 1][Stage.COUNT - 1] + TRANSFER_GAP_NS;
+            startNs = ends[chunks - 1][Stage.PIPELINE_COUNT - 1] + TRANSFER_GAP_NS;
         }
     }
 
@@ -113,9 +113,9 @@ public final class SyntheticTrace
      */
     private static long[][] schedule(final Random random, final int chunks, final long startNs)
     {
-        final long[][] times = new long[chunks][2 * Stage.COUNT];
-        final long[][] laneFreeNs = new long[Stage.COUNT][];
-        for (int stage = 0; stage < Stage.COUNT; stage++)
+        final long[][] times = new long[chunks][2 * Stage.PIPELINE_COUNT];
+        final long[][] laneFreeNs = new long[Stage.PIPELINE_COUNT][];
+        for (int stage = 0; stage < Stage.PIPELINE_COUNT; stage++)
         {
             laneFreeNs[stage] = new long[IN_FLIGHT[stage]];
             Arrays.fill(laneFreeNs[stage], startNs);
@@ -123,12 +123,12 @@ public final class SyntheticTrace
         for (int chunk = 0; chunk < chunks; chunk++)
         {
             long readyNs = startNs;
-            for (int stage = 0; stage < Stage.COUNT; stage++)
+            for (int stage = 0; stage < Stage.PIPELINE_COUNT; stage++)
             {
                 final int lane = earliest(laneFreeNs[stage]);
                 final long begin = Math.max(readyNs, laneFreeNs[stage][lane]) + ISSUE_NS;
                 final long end = begin + STAGE_NS[stage] + (long)(STAGE_NS[stage] * 0.1 * random.nextDouble());
-                times[chunk][Stage.COUNT + stage] = begin;
+                times[chunk][Stage.PIPELINE_COUNT + stage] = begin;
                 times[chunk][stage] = end;
                 laneFreeNs[stage][lane] = end;
                 readyNs = end;
@@ -155,9 +155,10 @@ public final class SyntheticTrace
         final long[][] times,
         final long bytes)
     {
-        for (final Stage stage : Stage.values())
+        for (int ordinal = 0; ordinal < Stage.PIPELINE_COUNT; ordinal++)
         {
-            final long begin = times[chunk][Stage.COUNT + stage.ordinal()];
+            final Stage stage = Stage.of(ordinal);
+            final long begin = times[chunk][Stage.PIPELINE_COUNT + stage.ordinal()];
             final long end = times[chunk][stage.ordinal()];
             if (stage.ordinal() <= Stage.WIRE.ordinal())
             {

@@ -64,8 +64,8 @@ class TraceSystemTest
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         final Map<String, List<String>> tracks = checkLines(Files.readAllLines(file));
         assertEquals(Map.of(
-            "rank 0", List.of("PACK 0 1 2 3", "D2H 0 1 2 3", "WIRE 0 1 2 3", "H2D", "UNPACK"),
-            "rank 1", List.of("PACK", "D2H", "WIRE 0 1 2 3", "H2D 0 1 2 3", "UNPACK 0 1 2 3")), tracks);
+            "rank 0", List.of("PACK 0 1 2 3", "D2H 0 1 2 3", "WIRE 0 1 2 3", "H2D", "UNPACK", "GET"),
+            "rank 1", List.of("PACK", "D2H", "WIRE 0 1 2 3", "H2D 0 1 2 3", "UNPACK 0 1 2 3", "GET")), tracks);
         final Matcher traceDirectory = Pattern.compile("TRACE DIR (\\S+)/trace\n").matcher(text(out));
         assertTrue(traceDirectory.find(), text(out));
         assertFalse(Files.exists(Path.of(traceDirectory.group(1)), LinkOption.NOFOLLOW_LINKS),

@@ -2,8 +2,9 @@ package io.stagecoach.pipeline.trace;
 
 /**
  * The stages a chunk of a large device message passes through, in the order they run: a sender packs and copies to
- * host memory, the chunk crosses to the peer, and the receiver copies it to the device and unpacks it. The ordinal
- * is the stage's number in the trace file and the order of its tracks in a picture.
+ * host memory, the chunk crosses to the peer, and the receiver copies it to the device and unpacks it; and the one
+ * stage of a message that a same-node receiver gets one-sided. The ordinal is the stage's number in the trace file
+ * and the order of its tracks in a picture.
  */
 public enum Stage
 {
@@ -27,7 +28,18 @@ public enum Stage
     /**
      * The device's unpack kernel scatters the chunk into the receive buffer's layout.
      */
-    UNPACK;
+    UNPACK,
+    /**
+     * A same-node receiver gets a whole message out of the sender's memory on its device (one copy, or pack and
+     * unpack kernels reading or writing the other side in place): from the enqueue of the device work until its
+     * completion was seen. Not a stage of the stage pipeline's chunks.
+     */
+    GET;
+
+    /**
+     * Number of the stage pipeline's stages, {@link #PACK} to {@link #UNPACK}.
+     */
+    public static final int PIPELINE_COUNT = UNPACK.ordinal() + 1;
 
     private static final Stage[] STAGES = values();
 

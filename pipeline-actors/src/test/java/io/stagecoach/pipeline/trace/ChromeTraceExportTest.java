@@ -92,8 +92,8 @@ class ChromeTraceExportTest
             chunksByTrack.computeIfAbsent(slice.get("tid"), tid -> new ArrayList<>())
                 .add(((BigDecimal)((Map<?, ?>)slice.get("args")).get("chunk")).intValue());
         }
-        assertEquals(Map.of(new BigDecimal(3), List.of(0, 3), new BigDecimal(8), List.of(1),
-            new BigDecimal(13), List.of(2)), chunksByTrack);
+        assertEquals(Map.of(new BigDecimal(3), List.of(0, 3), new BigDecimal(3 + Stage.COUNT), List.of(1),
+            new BigDecimal(3 + 2 * Stage.COUNT), List.of(2)), chunksByTrack);
         assertNoOverlapWithinATrack(slices(events));
     }
 

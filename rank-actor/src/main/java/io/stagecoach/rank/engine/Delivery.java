@@ -271,7 +271,8 @@ final class Delivery
             final boolean toDevice = receive.buffer.isDevice();
             device.exporter(peer.rank, source.handle().processId());
             final boolean inPlace = toDevice || registeredInArena(gets, receive);
-            gets.start(source.handle(), source.displacement(), source.count(), layout,
+            receive.transferId = transfers.nextId();
+            gets.start(receive.transferId, source.handle(), source.displacement(), source.count(), layout,
                 toDevice ? receive.buffer.device() : -1, receive.buffer.baseAddress(), receive.count,
                 inPlace ? receive.compiled : null, receive.packedBytes, receive);
         }
@@ -281,7 +282,6 @@ final class Delivery
                 ex.getMessage());
             return false;
         }
-        receive.transferId = transfers.nextId();
         receive.senderTransferId = senderTransferId;
         receive.ipcGet = true;
         transfers.receives.put(receive.transferId, receive);
@@ -315,8 +315,10 @@ final class Delivery
             {
                 return false;
             }
-            gets.startFromHost(source.baseAddress(), source.count(), source.layout(), receive.buffer.device(),
-                receive.buffer.baseAddress(), receive.count, receive.compiled, receive.packedBytes, receive);
+            receive.transferId = transfers.nextId();
+            gets.startFromHost(receive.transferId, source.baseAddress(), source.count(), source.layout(),
+                receive.buffer.device(), receive.buffer.baseAddress(), receive.count, receive.compiled,
+                receive.packedBytes, receive);
         }
         catch (final RuntimeException ex)
         {
@@ -324,7 +326,6 @@ final class Delivery
                 ex.getMessage());
             return false;
         }
-        receive.transferId = transfers.nextId();
         receive.senderTransferId = senderTransferId;
         receive.ipcGet = true;
         transfers.receives.put(receive.transferId, receive);

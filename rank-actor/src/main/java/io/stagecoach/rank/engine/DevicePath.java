@@ -184,7 +184,7 @@ public final class DevicePath implements AutoCloseable
     {
         if (gets == null && runtime != null)
         {
-            gets = new IpcGets(runtime);
+            gets = new IpcGets(runtime, tracer);
         }
         return gets;
     }

@@ -13,6 +13,8 @@ import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.DeviceStream;
 import io.stagecoach.device.IpcHandle;
 import io.stagecoach.device.IpcMapping;
+import io.stagecoach.pipeline.trace.Stage;
+import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.protocol.datatype.CompiledType;
 
 /**
@@ -56,9 +58,14 @@ public final class IpcGets implements AutoCloseable
         IpcMapping mapping;
         Allocation staging;
         Object attachment;
+        long transferId;
+        long issuedNs;
+        long bytes;
+        int device;
     }
 
     private final DeviceRuntime runtime;
+    private final StageTracer tracer;
     private final HostRegistrations registrations;
     private final ArrayDeque<Allocation> sparePinned = new ArrayDeque<>();
     private long sparePinnedBytes;
@@ -78,10 +85,12 @@ public final class IpcGets implements AutoCloseable
 
     /**
      * @param runtime the device layer of this process.
+     * @param tracer  told of each get's device work ({@link Stage#GET}), {@link StageTracer#OFF} for none.
      */
-    public IpcGets(final DeviceRuntime runtime)
+    public IpcGets(final DeviceRuntime runtime, final StageTracer tracer)
     {
         this.runtime = runtime;
+        this.tracer = tracer;
         this.registrations = new HostRegistrations(runtime, MAX_REGISTRATIONS);
         this.streams = new DeviceStream[runtime.deviceCount()];
         this.scratch = new Allocation[runtime.deviceCount()];
@@ -106,12 +115,14 @@ public final class IpcGets implements AutoCloseable
      * registered with the device), or, when {@code destinationLayout} is null, to pinned host memory given to the
      * handler.
      *
-     * @param device the device whose stream does the work, the destination's; -1 for the device that holds the source
-     *               (a host destination).
+     * @param transferId the receiver's number of the transfer, for the stage trace.
+     * @param device     the device whose stream does the work, the destination's; -1 for the device that holds the
+     *                   source (a host destination).
      * @throws RuntimeException when the handle cannot be opened or the work cannot be enqueued; nothing is left
      *                          open then.
      */
     public void start(
+        final long transferId,
         final IpcHandle handle,
         final long displacement,
         final long sourceCount,
@@ -137,7 +148,7 @@ public final class IpcGets implements AutoCloseable
             recycle(get);
             throw ex;
         }
-        started(get, attachment);
+        started(get, transferId, packedBytes, attachment);
     }
 
     /**
@@ -145,10 +156,12 @@ public final class IpcGets implements AutoCloseable
      * mapped here and registered, {@link #register}) into device memory: one copy when both layouts are contiguous,
      * otherwise the kernels read or write the host memory in place.
      *
-     * @param device the destination's device, whose stream does the work.
+     * @param transferId the receiver's number of the transfer, for the stage trace.
+     * @param device     the destination's device, whose stream does the work.
      * @throws RuntimeException when the work cannot be enqueued.
      */
     public void startFromHost(
+        final long transferId,
         final long sourceAddress,
         final long sourceCount,
         final CompiledType sourceLayout,
@@ -170,7 +183,7 @@ public final class IpcGets implements AutoCloseable
             recycle(get);
             throw ex;
         }
-        started(get, attachment);
+        started(get, transferId, packedBytes, attachment);
     }
 
     /**
@@ -201,8 +214,10 @@ public final class IpcGets implements AutoCloseable
         return idle.isEmpty() ? new Get() : idle.pollFirst();
     }
 
-    private void started(final Get get, final Object attachment)
+    private void started(final Get get, final long transferId, final long packedBytes, final Object attachment)
     {
+        get.transferId = transferId;
+        get.bytes = packedBytes;
         get.attachment = attachment;
         inFlight.addLast(get);
         started++;
@@ -253,6 +268,8 @@ public final class IpcGets implements AutoCloseable
             get.event = runtime.createEvent(on);
         }
         stream.record(get.event);
+        get.device = on;
+        get.issuedNs = tracer.isEnabled() ? System.nanoTime() : 0;
     }
 
     /**
@@ -281,6 +298,10 @@ public final class IpcGets implements AutoCloseable
             }
             inFlight.pollFirst();
             ended++;
+            if (tracer.isEnabled())
+            {
+                tracer.record(get.transferId, 0, Stage.GET, get.issuedNs, System.nanoTime(), get.bytes, get.device);
+            }
             try
             {
                 handler.done(get.attachment, get.staging == null ? 0 : get.staging.address(), failure);
