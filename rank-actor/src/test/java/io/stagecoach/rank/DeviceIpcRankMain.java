@@ -221,7 +221,7 @@ public final class DeviceIpcRankMain
         final int receivePad = random.nextInt(256);
         final int receiveLength = receivePad + receive.spanBytes() + random.nextInt(256);
         return new Case(index, direction, packedBytes, layouts, send, sendPad, sendLength, receive, receivePad,
-            receiveLength, randomBytes(random, sendLength));
+            receiveLength, TestBytes.random(random, sendLength));
     }
 
     private static void send(final Communicator world, final DeviceRuntime device, final Case message)
@@ -244,7 +244,7 @@ public final class DeviceIpcRankMain
         {
             final Case message = derive(seed, index);
             final long before = engine.counters(SENDER)[IPC_GETS];
-            final ByteBuffer poison = poison(message.receiveLength());
+            final ByteBuffer poison = TestBytes.poison(message.receiveLength());
             final ByteBuffer expected = expected(message, poison);
             final ByteBuffer arrived;
             final long count;
@@ -298,7 +298,7 @@ public final class DeviceIpcRankMain
     {
         final ProgressEngine engine = world.engine();
         final Case message = killMessage(seed);
-        final ByteBuffer poison = poison(message.receiveLength());
+        final ByteBuffer poison = TestBytes.poison(message.receiveLength());
         final ByteBuffer expected = expected(message, poison);
         final int slowLength = (int)(3 * SLOW_BYTES);
         try (TestMemory to = TestMemory.device(device, 0, message.receiveLength());
@@ -435,23 +435,6 @@ public final class DeviceIpcRankMain
         return "byte " + mismatch + " (" + where + ") expected " + expected.get(mismatch) + " got " +
             (mismatch < arrived.limit() ? String.valueOf(arrived.get(mismatch)) : "none") + " poison " +
             poison.get(mismatch) + " send " + message.send().type() + " receive " + message.receive().type();
-    }
-
-    private static ByteBuffer randomBytes(final RandomTypes random, final int lengthBytes)
-    {
-        final byte[] bytes = new byte[lengthBytes];
-        random.nextBytes(bytes);
-        return ByteBuffer.allocateDirect(Math.max(1, lengthBytes)).put(bytes).clear();
-    }
-
-    private static ByteBuffer poison(final int lengthBytes)
-    {
-        final ByteBuffer poison = ByteBuffer.allocateDirect(Math.max(1, lengthBytes));
-        for (int i = 0; i < lengthBytes; i++)
-        {
-            poison.put(i, (byte)(0xA5 ^ i * 7));
-        }
-        return poison;
     }
 
     private static long crc(final ByteBuffer bytes)

@@ -111,8 +111,8 @@ class StagePipelineTransferTest
         final ExactMessage message = ExactMessage.of(random, packedBytes, chunkBytes);
         final int pad = random.nextInt(256);
         final int lengthBytes = pad + message.spanBytes() + random.nextInt(256);
-        final ByteBuffer source = randomBytes(random, lengthBytes);
-        final ByteBuffer poison = poison(lengthBytes);
+        final ByteBuffer source = TestBytes.random(random, lengthBytes);
+        final ByteBuffer poison = TestBytes.poison(lengthBytes);
         final long[] before = { pipelineTransfers(0), pipelineTransfers(1), arenaChunks(), ipcGets() };
         try (TestMemory from = TestMemory.of(direction.fromDevice, device, 0, lengthBytes);
              TestMemory to = TestMemory.of(direction.toDevice, device, wire.equals("ipc") ? 0 : 1, lengthBytes))
@@ -150,8 +150,8 @@ class StagePipelineTransferTest
         final int chunkBytes = 4096;
         final RandomTypes random = new RandomTypes(SEED ^ slots);
         final ExactMessage message = ExactMessage.of(random, 3L * slots * chunkBytes + 5, chunkBytes);
-        final ByteBuffer source = randomBytes(random, message.spanBytes());
-        final ByteBuffer poison = poison(message.spanBytes());
+        final ByteBuffer source = TestBytes.random(random, message.spanBytes());
+        final ByteBuffer poison = TestBytes.poison(message.spanBytes());
         try (LocalJob ranks = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD)
             .deviceRuntime(device).chunkBytes(chunkBytes).pipelineSlots(slots).pipelinePoolSlots(slots)
             .devicePath("staged"));
@@ -190,8 +190,8 @@ class StagePipelineTransferTest
             {
                 message = ExactMessage.of(random, 300_001, 4096);
             }
-            final ByteBuffer source = randomBytes(random, message.spanBytes());
-            final ByteBuffer poison = poison(message.spanBytes());
+            final ByteBuffer source = TestBytes.random(random, message.spanBytes());
+            final ByteBuffer poison = TestBytes.poison(message.spanBytes());
             final long[] before = { pipelineTransfers(0), pipelineTransfers(1), ipcGets() };
             try (TestMemory from = TestMemory.device(device, 0, message.spanBytes());
                  TestMemory to = TestMemory.device(device, 1, message.spanBytes()))
@@ -231,8 +231,8 @@ class StagePipelineTransferTest
                 for (final long packedBytes : List.of(1L, 100L, (long)THRESHOLD))
                 {
                     final ExactMessage message = ExactMessage.of(random, packedBytes, 4096);
-                    final ByteBuffer source = randomBytes(random, message.spanBytes());
-                    final ByteBuffer poison = poison(message.spanBytes());
+                    final ByteBuffer source = TestBytes.random(random, message.spanBytes());
+                    final ByteBuffer poison = TestBytes.poison(message.spanBytes());
                     try (TestMemory from = TestMemory.device(device, 0, message.spanBytes());
                          TestMemory to = TestMemory.of(direction.toDevice, device, 0, message.spanBytes()))
                     {
@@ -274,8 +274,8 @@ class StagePipelineTransferTest
                     new ExactMessage(io.stagecoach.protocol.datatype.Datatype.BYTE, 1 << 20, 1 << 20) :
                     ExactMessage.strided(1171, 256, 384);
                 final int span = message.spanBytes();
-                final ByteBuffer source = randomBytes(random, span);
-                final ByteBuffer poison = poison(span);
+                final ByteBuffer source = TestBytes.random(random, span);
+                final ByteBuffer poison = TestBytes.poison(span);
                 final long[] before = { pipelineTransfers(0), pipelineTransfers(1), ipcGets() };
                 final ByteBuffer host = (toDevice ? ranks.rank(0) : ranks.rank(1)).allocate(span);
                 try (TestMemory deviceMemory = TestMemory.device(device, 0, span))
@@ -359,23 +359,6 @@ class StagePipelineTransferTest
     private static long ipcGets()
     {
         return job.rank(1).engine().counters(0)[10];
-    }
-
-    private static ByteBuffer randomBytes(final RandomTypes random, final int lengthBytes)
-    {
-        final byte[] bytes = new byte[lengthBytes];
-        random.nextBytes(bytes);
-        return ByteBuffer.allocateDirect(Math.max(1, lengthBytes)).put(bytes).clear();
-    }
-
-    private static ByteBuffer poison(final int lengthBytes)
-    {
-        final ByteBuffer poison = ByteBuffer.allocateDirect(Math.max(1, lengthBytes));
-        for (int i = 0; i < lengthBytes; i++)
-        {
-            poison.put(i, (byte)(0xA5 ^ i * 7));
-        }
-        return poison;
     }
 
     private static void awaitTrue(final BooleanSupplier condition, final String what)

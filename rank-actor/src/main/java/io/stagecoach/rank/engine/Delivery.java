@@ -257,8 +257,8 @@ final class Delivery
         final ReceiveOperation receive, final Peer peer, final long senderTransferId, final long pid,
         final long offset)
     {
-        final IpcGets gets = device.gets();
-        if (gets == null || peerArenas == null || !peer.readable)
+        final IpcGets gets = gets(peer);
+        if (gets == null)
         {
             return false;
         }
@@ -278,15 +278,9 @@ final class Delivery
         }
         catch (final RuntimeException ex)
         {
-            LOG.info("rank {}: rank {}'s device message comes through the stage pipeline: {}", rank, peer.rank,
-                ex.getMessage());
-            return false;
+            return notGot(peer, "device", ex);
         }
-        receive.senderTransferId = senderTransferId;
-        receive.ipcGet = true;
-        transfers.receives.put(receive.transferId, receive);
-        peer.ipcGets++;
-        return true;
+        return getting(receive, peer, senderTransferId);
     }
 
     /**
@@ -302,8 +296,8 @@ final class Delivery
         final ReceiveOperation receive, final Peer peer, final long senderTransferId, final long pid,
         final long offset)
     {
-        final IpcGets gets = device.gets();
-        if (gets == null || peerArenas == null || !peer.readable)
+        final IpcGets gets = gets(peer);
+        if (gets == null)
         {
             return false;
         }
@@ -322,15 +316,43 @@ final class Delivery
         }
         catch (final RuntimeException ex)
         {
-            LOG.info("rank {}: rank {}'s host message comes through the stage pipeline: {}", rank, peer.rank,
-                ex.getMessage());
-            return false;
+            return notGot(peer, "host", ex);
         }
+        return getting(receive, peer, senderTransferId);
+    }
+
+    /**
+     * @return the gets of this rank's device, for a message of a same-node peer whose arena this rank maps; null
+     * without a device or such a peer.
+     */
+    private IpcGets gets(final Peer peer)
+    {
+        final IpcGets gets = device.gets();
+        return gets == null || peerArenas == null || !peer.readable ? null : gets;
+    }
+
+    /**
+     * A get started: the receive waits for it among the transfers, and cannot fail before its device work ended.
+     *
+     * @return true.
+     */
+    private boolean getting(final ReceiveOperation receive, final Peer peer, final long senderTransferId)
+    {
         receive.senderTransferId = senderTransferId;
         receive.ipcGet = true;
         transfers.receives.put(receive.transferId, receive);
         peer.ipcGets++;
         return true;
+    }
+
+    /**
+     * @return false: a get could not start, and the message comes through the stage pipeline.
+     */
+    private boolean notGot(final Peer peer, final String memory, final RuntimeException ex)
+    {
+        LOG.info("rank {}: rank {}'s {} message comes through the stage pipeline: {}", rank, peer.rank, memory,
+            ex.getMessage());
+        return false;
     }
 
     /**
