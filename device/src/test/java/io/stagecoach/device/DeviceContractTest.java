@@ -782,6 +782,24 @@ public abstract class DeviceContractTest
     }
 
     /**
+     * A handle opened by another process after its owner freed the allocation is refused, with an error, and nothing
+     * of the freed memory is read.
+     */
+    @Test
+    public void shouldRefuseAHandleOpenedAfterItsOwnerFreedTheAllocation() throws Exception
+    {
+        final IpcHandle handle;
+        try (Allocation memory = runtime.allocate(0, 1 << 16))
+        {
+            handle = runtime.exportIpc(memory.address(), 1 << 16);
+        }
+        final AssertionError refused = assertThrows(AssertionError.class, () -> IpcChild.run(runtime, handle, 11, 12),
+            "the child opens the handle of freed memory");
+        assertTrue(refused.getMessage().contains("exited with 1: [failed "), refused.getMessage());
+        assertFalse(refused.getMessage().contains("read ok"), refused.getMessage());
+    }
+
+    /**
      * A new allocation at the address of a freed one is another allocation to a peer: its handle differs (as CUDA
      * documents for cudaIpcGetMemHandle), so that a peer that mapped the old one does not reuse that mapping, with
      * the old allocation's length, for it.

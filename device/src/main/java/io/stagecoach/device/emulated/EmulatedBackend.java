@@ -70,6 +70,7 @@ final class EmulatedBackend implements DeviceBackend
     @Override
     public void freeDevice(final int device, final long address)
     {
+        driver.freed(address);
         driver.device(device).free(address);
     }
 
@@ -137,19 +138,22 @@ final class EmulatedBackend implements DeviceBackend
      * The handle of an allocation names the owner's process and folder, the device and the allocation's offset in
      * it, and, as CUDA's handles do, the allocation itself: a number of its own (the runtime exports each allocation
      * once), so that a new allocation at the address of a freed one has another handle, and a peer that mapped the
-     * old one maps the new one afresh rather than reusing the old mapping, with the old allocation's length.
+     * old one maps the new one afresh rather than reusing the old mapping, with the old allocation's length. The export
+     * is marked in this process's folder until the allocation is freed; a handle opened after that is refused.
      */
     @Override
     public byte[] exportIpc(final int device, final long allocationStart)
     {
         final byte[] opaque = new byte[IpcHandle.OPAQUE_BYTES];
+        final long number = exports.incrementAndGet();
         ByteBuffer.wrap(opaque).order(ByteOrder.LITTLE_ENDIAN)
             .putLong(IPC_MAGIC)
             .putLong(driver.processId())
             .putLong(driver.folderToken())
             .putLong(device)
             .putLong(allocationStart - driver.device(device).baseAddress())
-            .putLong(exports.incrementAndGet());
+            .putLong(number);
+        driver.exported(device, allocationStart, number);
         return opaque;
     }
 
@@ -165,7 +169,8 @@ final class EmulatedBackend implements DeviceBackend
         final long folderToken = buffer.getLong();
         final int ownerDevice = (int)buffer.getLong();
         final long offset = buffer.getLong();
-        return driver.openForeign(processId, folderToken, ownerDevice, offset);
+        final long number = buffer.getLong();
+        return driver.openForeign(processId, folderToken, ownerDevice, offset, number);
     }
 
     @Override

@@ -1,7 +1,11 @@
 package io.stagecoach.device.emulated;
 
+import java.io.IOException;
 import java.nio.MappedByteBuffer;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -38,6 +42,7 @@ final class EmulatedDriver
     private final ShmArena pinned;
     private final TreeMap<Long, Long> registered = new TreeMap<>();
     private final List<Imported> imported = new ArrayList<>();
+    private final Map<Long, Path> exports = new HashMap<>();
 
     private record Imported(MappedByteBuffer mapping, long baseAddress, long lengthBytes, int device, String file)
     {
@@ -78,6 +83,11 @@ final class EmulatedDriver
     static Path deviceFile(final Path folder, final int device)
     {
         return folder.resolve("device-" + device);
+    }
+
+    private static Path exportMark(final Path folder, final int device, final long offsetBytes, final long number)
+    {
+        return folder.resolve("export-" + device + "-" + offsetBytes + "-" + number);
     }
 
     static Path folder(final Path directory, final long token)
@@ -173,8 +183,50 @@ final class EmulatedDriver
         return null;
     }
 
+    /**
+     * Marks an allocation as exported under a number, in this process's folder, until it is freed: a process that
+     * opens its handle later checks the mark, so that a handle of freed memory is refused, as CUDA refuses it.
+     */
+    synchronized void exported(final int device, final long allocationStart, final long number)
+    {
+        final Path mark = exportMark(folder, device, allocationStart - devices[device].baseAddress(), number);
+        try
+        {
+            Files.createFile(mark, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        }
+        catch (final FileAlreadyExistsException ignored)
+        {
+            // exported before under this number
+        }
+        catch (final IOException ex)
+        {
+            throw new DeviceException("cannot mark the export of 0x" + Long.toHexString(allocationStart) + ": " + ex,
+                ex);
+        }
+        exports.put(allocationStart, mark);
+    }
+
+    /**
+     * An allocation is freed: its export, if any, is no longer valid.
+     */
+    synchronized void freed(final long allocationStart)
+    {
+        final Path mark = exports.remove(allocationStart);
+        if (mark != null)
+        {
+            try
+            {
+                Files.deleteIfExists(mark);
+            }
+            catch (final IOException ignored)
+            {
+                // the folder goes with the process
+            }
+        }
+    }
+
     synchronized long openForeign(final long ownerProcessId, final long ownerFolderToken, final int device,
-        final long offsetBytes)
+        final long offsetBytes, final long number)
     {
         final Path ownerFolder = folder(directory, ownerFolderToken);
         final String problem = PrivateDirectory.problemOf(ownerFolder);
@@ -182,6 +234,12 @@ final class EmulatedDriver
         {
             throw new DeviceException("cannot open the IPC handle of process " + ownerProcessId + ": " +
                 ownerFolder + " is not a private folder of this user (" + problem + ")");
+        }
+        if (!Files.exists(exportMark(ownerFolder, device, offsetBytes, number)))
+        {
+            throw new DeviceException("cannot open the IPC handle of process " + ownerProcessId + ": the allocation " +
+                "at offset " + offsetBytes + " of its emulated device " + device + " that it exported (export " +
+                number + ") was freed");
         }
         final Path file = deviceFile(ownerFolder, device);
         final MappedByteBuffer mapping = ShmArena.mapExisting(file);
