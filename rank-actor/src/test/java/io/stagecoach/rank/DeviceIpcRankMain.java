@@ -101,9 +101,13 @@ public final class DeviceIpcRankMain
             return index + 1;
         }
 
+        /**
+         * @return the case's number, direction, size, layouts and whether the send type runs contiguous.
+         */
         String name()
         {
-            return index + " " + direction + " " + packedBytes + " " + layouts;
+            return index + " " + direction + " " + packedBytes + " " + layouts + " " +
+                (send.type().compiled().isContiguous() ? "run" : "scattered");
         }
     }
 

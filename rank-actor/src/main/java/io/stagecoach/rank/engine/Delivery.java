@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.transport.cudaipc.IpcGets;
 import io.stagecoach.protocol.datatype.CompiledType;
+import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.host.CrossMemory;
 import io.stagecoach.protocol.wire.ClearToSendFlyweight;
@@ -39,6 +40,9 @@ import static io.stagecoach.rank.engine.EngineErrors.rejectionCode;
 final class Delivery
 {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressEngine.class);
+
+    /** The layout of packed bytes: one byte per instance, as many instances as bytes. */
+    private static final CompiledType PACKED = Datatype.BYTE.compiled();
 
     /** Bytes packed out of a sender's buffer and unpacked at a time, where the receive type scatters them. */
     static final long DIRECT_CHUNK_BYTES = 16 * 1024;
@@ -218,6 +222,12 @@ final class Delivery
         {
             return;
         }
+        if (receive.buffer.isDevice() && (sourceFlags & (EnvelopeFlyweight.FLAG_SHARED | EnvelopeFlyweight.FLAG_DIRECT |
+            EnvelopeFlyweight.FLAG_DEVICE_IPC | EnvelopeFlyweight.FLAG_ARENA_CHUNKS)) == EnvelopeFlyweight.FLAG_SHARED &&
+            startPackedGet(receive, peer, senderTransferId, sourcePid, sourceAddress))
+        {
+            return;
+        }
         if (receive.buffer.isDevice())
         {
             if ((sourceFlags & EnvelopeFlyweight.FLAG_ARENA_CHUNKS) == 0 ||
@@ -317,6 +327,54 @@ final class Delivery
         catch (final RuntimeException ex)
         {
             return notGot(peer, "host", ex);
+        }
+        return getting(receive, peer, senderTransferId);
+    }
+
+    /**
+     * Copies a host message that a same-node sender packs into its shared arena (an RTS with flag SHARED alone: a
+     * scattered layout of short blocks) into device memory: once the sender's count says every byte is packed (it
+     * packs right after its RTS, on its own thread), the packed bytes' pages, mapped here, are registered with this
+     * rank's device, whose unpack kernel (or copy) reads them in place; the receive completes, and the ACK goes back,
+     * once {@link #pollGets} sees the device done.
+     *
+     * @return false when there is no device, the arena cannot be mapped or the device refuses the pages: the receive
+     * then goes through the stage pipeline; true otherwise, the receive failed where the sender could not pack.
+     */
+    private boolean startPackedGet(
+        final ReceiveOperation receive, final Peer peer, final long senderTransferId, final long pid,
+        final long offset)
+    {
+        final IpcGets gets = gets(peer);
+        if (gets == null)
+        {
+            return false;
+        }
+        final long source;
+        try
+        {
+            source = peerArenas.address(peer.rank, pid, offset, receive.packedBytes);
+            if (!gets.register(source, receive.packedBytes))
+            {
+                return false;
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            return notGot(peer, "host", ex);
+        }
+        try
+        {
+            ArenaChunks.follow((address, packedOffset, lengthBytes) -> { }, peer.rank, () -> PeerProcesses.isAlive(pid),
+                source, receive.packedBytes, settings.livenessTimeoutNs());
+            receive.transferId = transfers.nextId();
+            gets.startFromHost(receive.transferId, source, receive.packedBytes, PACKED, receive.buffer.device(),
+                receive.buffer.baseAddress(), receive.count, receive.compiled, receive.packedBytes, receive);
+        }
+        catch (final RuntimeException ex)
+        {
+            completions.fail(receive.request, ex);
+            return true;
         }
         return getting(receive, peer, senderTransferId);
     }

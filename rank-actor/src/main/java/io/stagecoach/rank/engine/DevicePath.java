@@ -177,12 +177,12 @@ public final class DevicePath implements AutoCloseable
     }
 
     /**
-     * @return the gets of device messages out of same-node senders' buffers, made on first use; null without a
-     * device.
+     * @return the gets of messages out of same-node senders' buffers, made on first use; null without a device or
+     * where the path is forced to the stage pipeline.
      */
     IpcGets gets()
     {
-        if (gets == null && runtime != null)
+        if (gets == null && oneSided)
         {
             gets = new IpcGets(runtime, tracer);
         }
