@@ -37,9 +37,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * device to device, device to host and host to device, derived by both ranks from one seed printed here; the receiver
  * poisons its whole buffer and checks it byte for byte, the bytes outside the datatype included. On the default path
  * every message with a byte out of device memory (device to device, device to host) is got over IPC, and every large
- * scattered host message to device memory is unpacked by the receiver's device out of the sender's arena, one per
- * message by the receiver's counter, and none other (the host buffers here are not in the shared arena, so that a
- * contiguous host send is read out of the sender's process and takes the pipeline on the device side); with {@code stagecoach.device.path=staged} none is, and every buffer ends
+ * host message to device memory is got one-sided by the receiver (out of the sender's arena where the sender packed a
+ * scattered one, out of its process into pinned memory where it is contiguous: the host buffers here are not in the
+ * shared arena), one per message by the receiver's counter, and none other; with {@code stagecoach.device.path=staged} none is, and every buffer ends
  * with the same bytes as on the default path;</li>
  * <li>a sender killed with SIGKILL after its large messages were got over IPC from one buffer (the receiver holding
  * the mapping of its device memory, one mapping however many gets), with one large send left unmatched and one
@@ -188,17 +188,15 @@ class DeviceIpcSystemTest
     /**
      * @param fields of a CASE line.
      * @return whether the message goes one-sided on the default path: every message with a byte out of device memory
-     * (stagecoach.device.ipc.threshold.bytes is 0 by default), and a large host message to device memory whose send
-     * type scatters it (the sender packs it into its shared arena, whose pages the receiver's device reads); a
-     * contiguous host send buffer outside the arena, as here, is read by the receiver out of the sender's process and
-     * takes the stage pipeline on the device side.
+     * (stagecoach.device.ipc.threshold.bytes is 0 by default), and every large host message to device memory (a
+     * scattered one packed into the sender's shared arena, whose pages the receiver's device reads; a contiguous one
+     * read by the receiver out of the sender's process into pinned memory, then copied to the device).
      */
     private static boolean overIpc(final String[] fields)
     {
         final DeviceIpcRankMain.Direction direction = DeviceIpcRankMain.Direction.valueOf(fields[2]);
         final long packedBytes = Long.parseLong(fields[3]);
-        return direction.fromDevice ? packedBytes > 0 :
-            direction.toDevice && packedBytes > DeviceIpcRankMain.THRESHOLD && fields[5].equals("scattered");
+        return direction.fromDevice ? packedBytes > 0 : direction.toDevice && packedBytes > DeviceIpcRankMain.THRESHOLD;
     }
 
     /**

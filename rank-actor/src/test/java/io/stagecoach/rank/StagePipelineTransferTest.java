@@ -134,7 +134,7 @@ class StagePipelineTransferTest
             final int wrong = expected.clear().slice(0, lengthBytes - pad).mismatch(arrived.slice(pad, lengthBytes - pad));
             assertEquals(-1, wrong, () -> "byte " + wrong + " from displacement 0 of " + message.type() +
                 " (expected " + expected.get(wrong) + ", poison " + poison.get(pad + wrong) + ")");
-            assertPath(direction, wire, packedBytes, chunkBytes, message.type().compiled().isContiguous(), before);
+            assertPath(direction, wire, packedBytes, chunkBytes, before);
             awaitSlotsBack();
         }
     }
@@ -306,11 +306,10 @@ class StagePipelineTransferTest
 
     private static void assertPath(
         final Direction direction, final String wire, final long packedBytes, final int chunkBytes,
-        final boolean contiguous, final long[] before)
+        final long[] before)
     {
         final boolean large = packedBytes > THRESHOLD;
-        final boolean packedIntoTheArena = large && !direction.fromDevice && !contiguous;
-        final boolean ipc = wire.equals("ipc") && (packedBytes > 0 && direction.fromDevice || packedIntoTheArena);
+        final boolean ipc = wire.equals("ipc") && (direction.fromDevice ? packedBytes > 0 : large);
         assertEquals(before[3] + (ipc ? 1 : 0), ipcGets(), "device messages got over IPC");
         assertEquals(before[0] + (large && direction.fromDevice && !ipc ? 1 : 0), pipelineTransfers(0),
             "sends through the stage pipeline");

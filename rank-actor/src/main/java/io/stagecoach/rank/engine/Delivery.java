@@ -222,9 +222,15 @@ final class Delivery
         {
             return;
         }
-        if (receive.buffer.isDevice() && (sourceFlags & (EnvelopeFlyweight.FLAG_SHARED | EnvelopeFlyweight.FLAG_DIRECT |
-            EnvelopeFlyweight.FLAG_DEVICE_IPC | EnvelopeFlyweight.FLAG_ARENA_CHUNKS)) == EnvelopeFlyweight.FLAG_SHARED &&
+        final int where = sourceFlags & (EnvelopeFlyweight.FLAG_SHARED | EnvelopeFlyweight.FLAG_DIRECT |
+            EnvelopeFlyweight.FLAG_DEVICE_IPC | EnvelopeFlyweight.FLAG_ARENA_CHUNKS);
+        if (receive.buffer.isDevice() && where == EnvelopeFlyweight.FLAG_SHARED &&
             startPackedGet(receive, peer, senderTransferId, sourcePid, sourceAddress))
+        {
+            return;
+        }
+        if (receive.buffer.isDevice() && where == 0 && sourceAddress != 0 &&
+            startReadGet(receive, peer, senderTransferId, sourcePid, sourceAddress))
         {
             return;
         }
@@ -375,6 +381,44 @@ final class Delivery
         {
             completions.fail(receive.request, ex);
             return true;
+        }
+        return getting(receive, peer, senderTransferId);
+    }
+
+    /**
+     * Copies a contiguous host message of a same-node sender whose buffer is not shared (an RTS with flag READABLE
+     * alone) into device memory: read out of the sender's process into pinned memory on this thread (one system
+     * call), then one copy or the unpack kernel on this rank's device; the receive completes, and the ACK goes back,
+     * once {@link #pollGets} sees the device done.
+     *
+     * @return false when there is no device or the read is refused: the receive then goes through the stage pipeline.
+     */
+    private boolean startReadGet(
+        final ReceiveOperation receive, final Peer peer, final long senderTransferId, final long pid,
+        final long address)
+    {
+        final IpcGets gets = gets(peer);
+        if (gets == null || receive.packedBytes > HostBufferPool.MAX_BUFFER_BYTES)
+        {
+            return false;
+        }
+        try
+        {
+            receive.transferId = transfers.nextId();
+            gets.startThroughPinned(receive.transferId, pinned ->
+            {
+                final long read = CrossMemory.read(pid, address, pinned, receive.packedBytes);
+                if (read != receive.packedBytes)
+                {
+                    throw new IllegalStateException("read " + (read < 0 ? CrossMemory.describe(read) : read +
+                        " of " + receive.packedBytes + " bytes") + " of rank " + peer.rank + "'s memory");
+                }
+            }, receive.packedBytes, receive.buffer.device(), receive.buffer.baseAddress(), receive.count,
+                receive.compiled, receive);
+        }
+        catch (final RuntimeException ex)
+        {
+            return notGot(peer, "host", ex);
         }
         return getting(receive, peer, senderTransferId);
     }

@@ -16,6 +16,7 @@ import io.stagecoach.device.IpcMapping;
 import io.stagecoach.pipeline.trace.Stage;
 import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.protocol.datatype.CompiledType;
+import io.stagecoach.protocol.datatype.Datatype;
 
 /**
  * Gets of device messages from same-node processes: the receiver opens the IPC handle of the sender's buffer
@@ -38,7 +39,20 @@ public final class IpcGets implements AutoCloseable
     /** Ranges of host memory kept registered with the device for gets, at most. */
     public static final int MAX_REGISTRATIONS = 32;
     private static final long MIN_PINNED_BYTES = 64 * 1024;
+    /** The layout of packed bytes: one byte per instance. */
+    private static final CompiledType PACKED = Datatype.BYTE.compiled();
     private static final int MAX_LAYOUTS = 256;
+
+    /** Fills pinned memory with a message's packed bytes, on the caller's thread. */
+    @FunctionalInterface
+    public interface Filler
+    {
+        /**
+         * @param address of pinned memory with room for the packed bytes.
+         * @throws RuntimeException when the bytes cannot be had: the get does not start.
+         */
+        void fill(long address);
+    }
 
     /** Told of each get that ended, in the order they started. */
     public interface Handler
@@ -57,6 +71,7 @@ public final class IpcGets implements AutoCloseable
         DeviceEvent event;
         IpcMapping mapping;
         Allocation staging;
+        Allocation source;
         Object attachment;
         long transferId;
         long issuedNs;
@@ -177,6 +192,42 @@ public final class IpcGets implements AutoCloseable
         {
             begin(get, sourceAddress, sourceCount, sourceLayout, device, device, destinationAddress, destinationCount,
                 destinationLayout, packedBytes);
+        }
+        catch (final RuntimeException ex)
+        {
+            recycle(get);
+            throw ex;
+        }
+        started(get, transferId, packedBytes, attachment);
+    }
+
+    /**
+     * Starts a get of packed bytes that the filler copies into pinned memory first (out of a same-node peer's
+     * process, where its memory is not shared), on the caller's thread, then to {@code destinationCount} instances
+     * of {@code destinationLayout} in device memory: one copy, or the unpack kernel reading the pinned memory. The
+     * pinned memory is kept for the next gets.
+     *
+     * @param transferId the receiver's number of the transfer, for the stage trace.
+     * @param device     the destination's device, whose stream does the work.
+     * @throws RuntimeException when the filler fails or the work cannot be enqueued.
+     */
+    public void startThroughPinned(
+        final long transferId,
+        final Filler filler,
+        final long packedBytes,
+        final int device,
+        final long destinationAddress,
+        final long destinationCount,
+        final CompiledType destinationLayout,
+        final Object attachment)
+    {
+        final Get get = take();
+        try
+        {
+            get.source = takePinned(packedBytes);
+            filler.fill(get.source.address());
+            begin(get, get.source.address(), packedBytes, PACKED, device, device, destinationAddress,
+                destinationCount, destinationLayout, packedBytes);
         }
         catch (final RuntimeException ex)
         {
@@ -490,6 +541,11 @@ public final class IpcGets implements AutoCloseable
         {
             givePinned(get.staging);
             get.staging = null;
+        }
+        if (get.source != null)
+        {
+            givePinned(get.source);
+            get.source = null;
         }
         get.attachment = null;
         idle.addLast(get);

@@ -166,6 +166,46 @@ class IpcGetsTest
     }
 
     @Test
+    void shouldCopyBytesThatTheFillerPutIntoPinnedMemoryToTheDevice()
+    {
+        final CompiledType strided = Datatype.vector(BYTES / 256, 128, 256, Datatype.BYTE).commit().compiled();
+        try (Allocation destination = runtime.allocate(0, BYTES); DeviceStream stream = runtime.createStream(0))
+        {
+            final ByteBuffer zeros = ByteBuffer.allocateDirect(BYTES);
+            stream.copy(destination.address(), BufferUtil.address(zeros), BYTES);
+            stream.synchronize();
+            gets.startThroughPinned(9, pinned ->
+            {
+                for (int i = 0; i < BYTES / 2; i++)
+                {
+                    UnsafeApi.putByte(pinned + i, (byte)(i + 1));
+                }
+            }, BYTES / 2, 0, destination.address(), 1, strided, "filled");
+            final List<Object> ended = new ArrayList<>();
+            while (gets.inFlight() > 0)
+            {
+                gets.poll((attachment, packedAddress, failure) ->
+                {
+                    assertNull(failure);
+                    assertEquals(0, packedAddress, "a device destination");
+                    ended.add(attachment);
+                });
+            }
+            assertEquals(List.of("filled"), ended);
+            final ByteBuffer arrived = ByteBuffer.allocateDirect(BYTES);
+            stream.copy(BufferUtil.address(arrived), destination.address(), BYTES);
+            stream.synchronize();
+            for (int i = 0; i < BYTES; i++)
+            {
+                final int block = i / 256;
+                final int within = i % 256;
+                final byte expected = within < 128 ? (byte)(block * 128 + within + 1) : 0;
+                assertEquals(expected, arrived.get(i), "byte " + i);
+            }
+        }
+    }
+
+    @Test
     void shouldKeepRegistrationsAndDropThoseANewRangeOverlaps()
     {
         final ByteBuffer host = ByteBuffer.allocateDirect(8 * 4096);
