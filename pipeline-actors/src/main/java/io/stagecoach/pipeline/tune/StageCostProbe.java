@@ -90,29 +90,29 @@ public final class StageCostProbe
         final DevicePacker packer, final DeviceStream stream, final DeviceEvent event, final long src, final long dst,
         final long lengthBytes)
     {
-        final long[] samples = new long[RUNS];
-        for (int i = -2; i < RUNS; i++)
-        {
-            final long startNs = System.nanoTime();
-            packer.pack(stream, src, lengthBytes, 0, lengthBytes, dst, event);
-            await(event);
-            if (i >= 0)
-            {
-                samples[i] = System.nanoTime() - startNs;
-            }
-        }
-        return median(samples);
+        return medianNs(event, () -> packer.pack(stream, src, lengthBytes, 0, lengthBytes, dst, event));
     }
 
     private static long unpackNs(
         final DevicePacker packer, final DeviceStream stream, final DeviceEvent event, final long src, final long dst,
         final long lengthBytes)
     {
+        return medianNs(event, () -> packer.unpack(stream, src, lengthBytes, 0, lengthBytes, dst, event));
+    }
+
+    /**
+     * @param event  that the launched work records.
+     * @param launch enqueues the work and the recording of the event.
+     * @return the median time from the launch to the event's completion seen, ns, over {@link #RUNS} runs after two
+     * unmeasured ones.
+     */
+    static long medianNs(final DeviceEvent event, final Runnable launch)
+    {
         final long[] samples = new long[RUNS];
         for (int i = -2; i < RUNS; i++)
         {
             final long startNs = System.nanoTime();
-            packer.unpack(stream, src, lengthBytes, 0, lengthBytes, dst, event);
+            launch.run();
             await(event);
             if (i >= 0)
             {
@@ -133,7 +133,7 @@ public final class StageCostProbe
     /**
      * @return {fixed ns, bytes per ns} of the line through two measurements, the fixed part at least 0.
      */
-    private static double[] line(final long small, final long large, final long smallNs, final long largeNs)
+    static double[] line(final long small, final long large, final long smallNs, final long largeNs)
     {
         final double perByte = Math.max(1e-6, (double)(largeNs - smallNs) / (large - small));
         return new double[]{ Math.max(0, smallNs - small * perByte), 1 / perByte };
