@@ -43,10 +43,13 @@ import io.stagecoach.rank.memory.SharedArena;
  * <tr><td>stagecoach.idle</td><td>backoff</td><td>how waiting threads idle: backoff, yield, spin</td></tr>
  * <tr><td>stagecoach.shared.arena.bytes</td><td>1 GiB</td><td>the rank's shared arena (sparse): packed scattered
  * sends and the memory of {@code Communicator.allocate}; 0 for none</td></tr>
- * <tr><td>stagecoach.device.path</td><td>auto</td><td>large same-node device messages: {@code auto} (got over
- * CUDA IPC by the receiver), {@code staged} (through the stage pipeline, as between nodes)</td></tr>
- * <tr><td>stagecoach.device.ipc.threshold.bytes</td><td>0</td><td>largest device message to a same-node rank sent
- * eagerly rather than got over IPC; -1 for the eager threshold</td></tr>
+ * <tr><td>stagecoach.device.path</td><td>auto</td><td>same-node device messages: {@code auto} (got over CUDA IPC by
+ * the receiver where the path model or the IPC threshold says so), {@code staged} (never over IPC: eager up to the
+ * eager threshold, through the stage pipeline above it, as between nodes)</td></tr>
+ * <tr><td>stagecoach.device.ipc.threshold.bytes</td><td>-2: the path model chooses</td><td>largest device message
+ * to a same-node rank sent eagerly rather than got over IPC, fixed instead of chosen per message by the path model
+ * (from the device's costs, measured once per node and cached; {@code stagecoach tune} prints them and its choices):
+ * 0 gets every message with a byte over IPC, -1 sets it to the eager threshold</td></tr>
  * <tr><td>stagecoach.same.node.reads</td><td>true</td><td>large same-node messages read from the sender's memory
  * (one copy) instead of streamed through the log buffer</td></tr>
  * <tr><td>stagecoach.ipc.term.length, stagecoach.ipc.mtu</td><td>1 MiB, 65504</td><td>IPC streams</td></tr>
@@ -74,6 +77,11 @@ public final class StagecoachContext
     public static final int DEFAULT_PIPELINE_SLOTS = 4;
     /** Default slots of each of the stage pipeline's pools of pinned host memory (sends, receives). */
     public static final int DEFAULT_PIPELINE_POOL_SLOTS = 8;
+    /**
+     * {@link #deviceIpcThresholdBytes()} by default: no threshold is fixed, and the path model chooses per message
+     * whether a device message to a same-node rank goes over IPC.
+     */
+    public static final int DEVICE_IPC_THRESHOLD_MODEL = -2;
     /** Default eager bytes one rank may have outstanding at each peer. */
     public static final long DEFAULT_EAGER_WINDOW_BYTES = 256 * 1024;
 
@@ -109,7 +117,8 @@ public final class StagecoachContext
     private int pipelinePoolSlots = intSetting("stagecoach.pipeline.pool.slots", DEFAULT_PIPELINE_POOL_SLOTS);
     private String pipelineWire = setting("stagecoach.pipeline.wire", "arena");
     private String devicePath = setting("stagecoach.device.path", "auto");
-    private int deviceIpcThresholdBytes = intSetting("stagecoach.device.ipc.threshold.bytes", 0);
+    private int deviceIpcThresholdBytes =
+        intSetting("stagecoach.device.ipc.threshold.bytes", DEVICE_IPC_THRESHOLD_MODEL);
     private Path traceDirectory = pathSetting(StageTraceContext.DIRECTORY_PROPERTY);
     private int traceRingBytes =
         intSetting(StageTraceContext.RING_BYTES_PROPERTY, StageTraceContext.DEFAULT_RING_CAPACITY_BYTES);
@@ -186,10 +195,11 @@ public final class StagecoachContext
             throw new IllegalArgumentException("pipeline wire '" + pipelineWire + "' is neither arena nor stream " +
                 "(stagecoach.pipeline.wire)");
         }
-        if (deviceIpcThresholdBytes < -1)
+        if (deviceIpcThresholdBytes < DEVICE_IPC_THRESHOLD_MODEL)
         {
             throw new IllegalArgumentException("device IPC threshold " + deviceIpcThresholdBytes + " bytes is below " +
-                "-1, which means the eager threshold (stagecoach.device.ipc.threshold.bytes)");
+                "-2, which lets the path model choose (-1: the eager threshold; " +
+                "stagecoach.device.ipc.threshold.bytes)");
         }
         if (!devicePath.equals("auto") && !devicePath.equals("staged"))
         {
@@ -702,11 +712,12 @@ public final class StagecoachContext
     }
 
     /**
-     * @param path how large device messages (above the eager threshold) go to a peer of the same node: {@code auto}
-     *             (the default, {@code stagecoach.device.path}): the receiver gets them straight out of the sender's
-     *             device buffer over CUDA IPC, on its own device, and the stage pipeline runs only where it cannot;
-     *             {@code staged}: always through the stage pipeline (pack, device to host, wire, host to device,
-     *             unpack), the path that ranks on two nodes take.
+     * @param path how device messages go to a peer of the same node: {@code auto} (the default,
+     *             {@code stagecoach.device.path}): those the path model (or a fixed IPC threshold) sends one-sided
+     *             the receiver gets straight out of the sender's device buffer over CUDA IPC, on its own device, and
+     *             the stage pipeline runs only where it cannot; {@code staged}: never over IPC, large ones always
+     *             through the stage pipeline (pack, device to host, wire, host to device, unpack), the path that
+     *             ranks on two nodes take.
      * @return this.
      */
     public StagecoachContext devicePath(final String path)
@@ -717,7 +728,7 @@ public final class StagecoachContext
 
     /**
      * @return largest packed device message to a same-node rank sent eagerly rather than got over IPC; -1 for the
-     * eager threshold.
+     * eager threshold; {@link #DEVICE_IPC_THRESHOLD_MODEL} when the path model chooses.
      */
     public int deviceIpcThresholdBytes()
     {
@@ -726,11 +737,13 @@ public final class StagecoachContext
 
     /**
      * @param thresholdBytes largest packed device message to a same-node rank that is sent eagerly (staged through
-     *                       host memory) rather than got by the receiver over IPC, on the default device path:
-     *                       0 (the default, {@code stagecoach.device.ipc.threshold.bytes}) sends every message with a
-     *                       byte over IPC, which was faster than the eager path at every size on an H200 shared by two
-     *                       ranks under MPS (8 B one way in 11.3-13.3 us against 17.7-18.0); -1 for the eager
-     *                       threshold, which also caps it.
+     *                       host memory) rather than got by the receiver over IPC, on the default device path, fixed
+     *                       instead of chosen by the path model: 0 sends every message with a byte over IPC, which
+     *                       was faster than the eager path at every size on an H200 shared by two ranks under MPS (8 B
+     *                       one way in 11.3-13.3 us against 17.7-18.0), as the model predicts from costs derived
+     *                       there; -1 for the eager threshold, which also caps it; {@link #DEVICE_IPC_THRESHOLD_MODEL}
+     *                       (the default, {@code stagecoach.device.ipc.threshold.bytes}) lets the model choose per
+     *                       message from the device's measured costs.
      * @return this.
      */
     public StagecoachContext deviceIpcThresholdBytes(final int thresholdBytes)
@@ -843,7 +856,9 @@ public final class StagecoachContext
             asyncErrorHandler != null ? asyncErrorHandler : ProgressEngine.loggingErrorHandler(rank),
             sameNodeReads,
             sharedArenaBytes,
-            deviceIpcThresholdBytes < 0 ? eagerThresholdBytes : Math.min(deviceIpcThresholdBytes, eagerThresholdBytes));
+            deviceIpcThresholdBytes == DEVICE_IPC_THRESHOLD_MODEL ? EngineSettings.MODEL_CHOOSES :
+                deviceIpcThresholdBytes < 0 ? eagerThresholdBytes :
+                    Math.min(deviceIpcThresholdBytes, eagerThresholdBytes));
     }
 
     AeronTransportContext transportContext(final List<PeerAddress> addresses, final String directoryName)

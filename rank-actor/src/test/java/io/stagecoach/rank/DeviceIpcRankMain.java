@@ -131,7 +131,7 @@ public final class DeviceIpcRankMain
             .emulatedDeviceCount(1).emulatedMemoryBytes(512L << 20));
              Communicator world = Stagecoach.init(new StagecoachContext().deviceRuntime(device)
                  .eagerThresholdBytes(THRESHOLD).chunkBytes(CHUNK_BYTES)
-                 .devicePath(mode.equals("staged") ? "staged" : "auto")))
+                 .devicePath(mode.equals("staged") ? "staged" : "auto").deviceIpcThresholdBytes(0)))
         {
             System.out.println("START rank=" + world.rank() + " mode=" + mode + " seed=" + seed + " devices=" +
                 directory + " open=" + device.openIpcCount());

@@ -36,7 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * messages of 0, 1, threshold, threshold + 1, about 300 KB and 4 MiB + 20 bytes with an eager threshold of 1 KiB,
  * device to device, device to host and host to device, derived by both ranks from one seed printed here; the receiver
  * poisons its whole buffer and checks it byte for byte, the bytes outside the datatype included. On the default path
- * every message with a byte out of device memory (device to device, device to host) is got over IPC, and every large
+ * with the IPC threshold at 0 (as the ranks set it) every message with a byte out of device memory (device to
+ * device, device to host) is got over IPC, and every large
  * host message to device memory is got one-sided by the receiver (out of the sender's arena where the sender packed a
  * scattered one, out of its process into pinned memory where it is contiguous: the host buffers here are not in the
  * shared arena), one per message by the receiver's counter, and none other; with {@code stagecoach.device.path=staged} none is, and every buffer ends
@@ -188,7 +189,8 @@ class DeviceIpcSystemTest
     /**
      * @param fields of a CASE line.
      * @return whether the message goes one-sided on the default path: every message with a byte out of device memory
-     * (stagecoach.device.ipc.threshold.bytes is 0 by default), and every large host message to device memory (a
+     * (stagecoach.device.ipc.threshold.bytes at 0, as the ranks set it rather than leave the path to the model of
+     * the emulated device's measured costs), and every large host message to device memory (a
      * scattered one packed into the sender's shared arena, whose pages the receiver's device reads; a contiguous one
      * read by the receiver out of the sender's process into pinned memory, then copied to the device).
      */

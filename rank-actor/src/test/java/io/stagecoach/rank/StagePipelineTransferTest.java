@@ -26,12 +26,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Large device messages through the stage pipeline end to end, two ranks of a {@link LocalJob} on two emulated
  * devices: both wires (arena: chunks taken out of the sender's shared slots in place; stream: chunks as DATA into the
- * receiver's slots) with the path forced to the pipeline, and the default path (ipc), on which the receiver gets a
- * device message straight out of the sender's device buffer over IPC; chunks of 4 KiB and 64 KiB, device to device, host to device and device to host, messages of 0,
- * 1, chunk - 1, chunk, chunk + 1 bytes, many chunks and 4 MiB + 20, each in a layout from a seeded generator that
- * prints its seed, with blocks across chunk boundaries. Each receive buffer is poisoned beforehand and checked byte for
- * byte afterwards, the bytes outside the datatype included; the path taken and the pool slots given back are checked
- * too.
+ * receiver's slots) with the path forced to the pipeline, and the default path with the IPC threshold at 0 (ipc), on
+ * which the receiver gets every device message with a byte straight out of the sender's device buffer over IPC;
+ * chunks of 4 KiB and 64 KiB, device to device, host to device and device to host, messages of 0, 1, chunk - 1,
+ * chunk, chunk + 1 bytes, many chunks and 4 MiB + 20, each in a layout from a seeded generator that prints its seed,
+ * with blocks across chunk boundaries. Each receive buffer is poisoned beforehand and checked byte for byte
+ * afterwards, the bytes outside the datatype included; the path taken and the pool slots given back are checked too.
  */
 class StagePipelineTransferTest
 {
@@ -337,7 +337,7 @@ class StagePipelineTransferTest
             }
             job = LocalJob.start(directory, 2, context -> context.eagerThresholdBytes(THRESHOLD)
                 .deviceRuntime(device).chunkBytes(chunkBytes).pipelineWire(wire.equals("ipc") ? "arena" : wire)
-                .devicePath(wire.equals("ipc") ? "auto" : "staged"));
+                .devicePath(wire.equals("ipc") ? "auto" : "staged").deviceIpcThresholdBytes(0));
             jobKey = key;
             fullSlots = job.rank(0).engine().device().freeSlots();
         }

@@ -12,9 +12,10 @@ import io.stagecoach.pipeline.transfer.ChunkPlan;
 import io.stagecoach.pipeline.transfer.TransferPipeline;
 import io.stagecoach.pipeline.transfer.TransferSpec;
 import io.stagecoach.pipeline.tune.ChunkModel;
+import io.stagecoach.pipeline.tune.DeviceCosts;
+import io.stagecoach.pipeline.tune.PathModel;
 import io.stagecoach.pipeline.tune.StageCostCache;
-import io.stagecoach.pipeline.tune.StageCostProbe;
-import io.stagecoach.pipeline.tune.StageCosts;
+import io.stagecoach.pipeline.tune.TransferPath;
 import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.rank.StagecoachException;
@@ -28,9 +29,11 @@ import org.slf4j.LoggerFactory;
  * runs through the stage pipeline in chunks ({@link TransferPipeline}), whose answers come back as engine commands.
  * A send to a same-node peer packs its chunks into slots of this rank's shared arena, which the receiver maps and
  * registers with its device ({@link #peerSlots}) to unpack them in place: no CPU copies a byte of them. Unless the
- * path is forced to the stage pipeline, a large device send to a same-node peer offers its buffer over IPC instead
- * ({@link #exportIpc}): the receiver gets the message out of it on its own device ({@link #gets}), one copy or
- * kernel, and the pipeline runs only when it cannot.
+ * path is forced to the stage pipeline, a device send to a same-node peer that the path model (or the IPC threshold
+ * a setting fixes) sends one-sided ({@link #takesOneSided}) offers its buffer over IPC instead ({@link #exportIpc}):
+ * the receiver gets the message out of it on its own device ({@link #gets}), one copy or kernel, and the pipeline
+ * runs only when it cannot. The model's costs are the device's, measured on the first device message that needs them
+ * and cached for the node's later runs.
  */
 public final class DevicePath implements AutoCloseable
 {
@@ -48,6 +51,9 @@ public final class DevicePath implements AutoCloseable
     private final Allocation[] peerSlots;
     private final long[] exporters;
     private long sharedRegion;
+    private volatile DeviceCosts costs;
+    private PathModel paths;
+    private boolean unmeasurable;
     private ChunkModel arenaModel;
     private ChunkModel streamModel;
     private final StageTracer tracer;
@@ -151,6 +157,61 @@ public final class DevicePath implements AutoCloseable
             send.buffer.baseAddress(), send.buffer.device(), send.count, send.compiled, transfer.plan, transfer.slots,
             inArena, transfer));
         return transfer;
+    }
+
+    /**
+     * Whether a device send goes one-sided, got by its receiver over IPC: only to a same-node peer, with a byte, when
+     * the path is not forced to the stage pipeline; then above the IPC threshold where a setting fixes one, else
+     * where the path model predicts it the fastest of the paths the message may take. Where the device's costs cannot
+     * be measured (its memory full, say), every such send goes one-sided, as with a threshold of 0.
+     *
+     * @param packedBytes of the send.
+     * @param sameNode    whether the receiver is on this node.
+     * @param settings    the engine's: the eager and IPC thresholds.
+     * @return true to offer the send over IPC.
+     */
+    boolean takesOneSided(final long packedBytes, final boolean sameNode, final EngineSettings settings)
+    {
+        if (!oneSided || !sameNode || packedBytes <= 0)
+        {
+            return false;
+        }
+        final int thresholdBytes = settings.deviceIpcThresholdBytes();
+        if (thresholdBytes != EngineSettings.MODEL_CHOOSES)
+        {
+            return packedBytes > thresholdBytes;
+        }
+        if (unmeasurable)
+        {
+            return true;
+        }
+        try
+        {
+            final DeviceCosts current = costs();
+            if (paths == null || paths.costs() != current)
+            {
+                paths = new PathModel(current, slotBytes, chunkBytes, settings.eagerThresholdBytes());
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            unmeasurable = true;
+            LOG.warn("the costs of device {} could not be measured, so every device message with a byte to a " +
+                "same-node rank goes one-sided: {}", runtime.defaultDevice(), ex.toString());
+            return true;
+        }
+        return paths.path(packedBytes, true) == TransferPath.ONE_SIDED;
+    }
+
+    /**
+     * Sets the costs that choose paths and chunk sizes, instead of those measured (or cached) on the first device
+     * message that needs them: costs known already, or a test's.
+     *
+     * @param known the device's costs.
+     */
+    public void costs(final DeviceCosts known)
+    {
+        this.costs = known;
     }
 
     /**
@@ -350,7 +411,7 @@ public final class DevicePath implements AutoCloseable
 
     /**
      * The chunks of a message: of the size the settings fix, or the model of the stage costs picks for its size and
-     * wire (the costs of the device measured on the first large message and cached for the node's later runs).
+     * wire.
      */
     private ChunkPlan plan(final long packedBytes, final boolean inArena)
     {
@@ -358,19 +419,33 @@ public final class DevicePath implements AutoCloseable
         {
             return ChunkPlan.of(packedBytes, chunkBytes);
         }
-        if (arenaModel == null)
+        final DeviceCosts current = costs();
+        if (arenaModel == null || arenaModel.costs() != current.stages())
         {
-            final StageCosts costs = StageCostCache.costs(runtime, runtime.defaultDevice(), slotBytes);
-            arenaModel = new ChunkModel(costs, slotBytes);
-            streamModel = new ChunkModel(costs.withWire(StageCostProbe.STREAM_WIRE_FIXED_NS,
-                StageCostProbe.streamWireBytesPerNs(slotBytes)), slotBytes);
-            LOG.info("stage costs of device {}: {}; chunks of 256 KiB, 1 MiB, 4 MiB, 64 MiB messages: arena {} {} {} " +
-                "{}, stream {} {} {} {}", runtime.defaultDevice(), costs, arenaModel.chunkBytes(256 << 10),
-                arenaModel.chunkBytes(1 << 20), arenaModel.chunkBytes(4 << 20), arenaModel.chunkBytes(64 << 20),
-                streamModel.chunkBytes(256 << 10), streamModel.chunkBytes(1 << 20), streamModel.chunkBytes(4 << 20),
-                streamModel.chunkBytes(64 << 20));
+            arenaModel = new ChunkModel(current.stages(), slotBytes);
+            streamModel = new ChunkModel(current.streamStages(), slotBytes);
+            LOG.info("chunks of 256 KiB, 1 MiB, 4 MiB, 64 MiB messages: arena {} {} {} {}, stream {} {} {} {}",
+                arenaModel.chunkBytes(256 << 10), arenaModel.chunkBytes(1 << 20), arenaModel.chunkBytes(4 << 20),
+                arenaModel.chunkBytes(64 << 20), streamModel.chunkBytes(256 << 10), streamModel.chunkBytes(1 << 20),
+                streamModel.chunkBytes(4 << 20), streamModel.chunkBytes(64 << 20));
         }
         return ChunkPlan.of(packedBytes, (inArena ? arenaModel : streamModel).chunkBytes(packedBytes));
+    }
+
+    /**
+     * @return the device's costs: those set, else those cached for the node, else measured now (and cached).
+     */
+    private DeviceCosts costs()
+    {
+        DeviceCosts current = costs;
+        if (current == null)
+        {
+            current = StageCostCache.deviceCosts(runtime, runtime.defaultDevice(), slotBytes);
+            costs = current;
+            LOG.info("costs of device {}: {} (stagecoach tune prints the paths they choose)", runtime.defaultDevice(),
+                current);
+        }
+        return current;
     }
 
     private InlineStaging inline()

@@ -20,7 +20,7 @@ import io.stagecoach.rank.IdleMode;
  *                            of the sender's memory (one copy) rather than streamed through the log buffer.
  * @param sharedArenaBytes    of the rank's shared arena, 0 for none.
  * @param deviceIpcThresholdBytes largest packed device message to a same-node rank that goes eagerly rather than
- *                            over IPC (at most the eager threshold).
+ *                            over IPC (at most the eager threshold), or {@link #MODEL_CHOOSES}.
  */
 public record EngineSettings(
     int eagerThresholdBytes,
@@ -36,4 +36,6 @@ public record EngineSettings(
     long sharedArenaBytes,
     int deviceIpcThresholdBytes)
 {
+    /** {@link #deviceIpcThresholdBytes()} when no setting fixes it: the path model chooses per message. */
+    public static final int MODEL_CHOOSES = -1;
 }

@@ -74,7 +74,8 @@ final class Outbound
         {
             try
             {
-                final boolean ipc = send.packedBytes > settings.deviceIpcThresholdBytes() && offerIpc(peer, send);
+                final boolean ipc =
+                    device.takesOneSided(send.packedBytes, peer.readable, settings) && offerIpc(peer, send);
                 if (!ipc && send.packedBytes <= settings.eagerThresholdBytes())
                 {
                     send.staged = device.packNow(send);
