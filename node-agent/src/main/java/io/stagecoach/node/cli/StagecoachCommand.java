@@ -9,14 +9,15 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code stagecoach} command: {@code run} launches a job on this machine (like {@code mpirun}),
- * {@code datatype describe} explains a derived datatype.
+ * {@code datatype describe} explains a derived datatype, {@code tune} prints the device's measured costs and the paths
+ * they choose.
  */
 @Command(
     name = "stagecoach",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "MPI-style point-to-point messaging for GPU applications, on device and host buffers.",
-    subcommands = { RunCommand.class, DatatypeCommand.class, CommandLine.HelpCommand.class },
+    subcommands = { RunCommand.class, DatatypeCommand.class, TuneCommand.class, CommandLine.HelpCommand.class },
     footer = { "", "Logging: STAGECOACH_LOG_LEVEL=debug|info|warn (default info)." })
 public final class StagecoachCommand implements Runnable
 {
@@ -64,6 +65,6 @@ public final class StagecoachCommand implements Runnable
 
     public void run()
     {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run or datatype");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, datatype or tune");
     }
 }
