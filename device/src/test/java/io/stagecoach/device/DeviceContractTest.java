@@ -783,11 +783,14 @@ public abstract class DeviceContractTest
 
     /**
      * A handle opened by another process after its owner freed the allocation is refused, with an error, and nothing
-     * of the freed memory is read.
+     * of the freed memory is read: a promise of the emulated device. CUDA does not keep it (on an H200 a child opened
+     * the handle of a freed 64 KiB allocation without an error: the driver keeps the block it lay in), so the engine
+     * never opens a handle whose memory may be freed: a send's buffer stays the sender's until the receiver's ACK.
      */
     @Test
     public void shouldRefuseAHandleOpenedAfterItsOwnerFreedTheAllocation() throws Exception
     {
+        assumeTrue(runtime.kind() == DeviceKind.EMULATED, "CUDA may open the handle of freed memory");
         final IpcHandle handle;
         try (Allocation memory = runtime.allocate(0, 1 << 16))
         {
