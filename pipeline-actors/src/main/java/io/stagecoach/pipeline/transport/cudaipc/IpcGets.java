@@ -149,21 +149,14 @@ public final class IpcGets implements AutoCloseable
         final long packedBytes,
         final Object attachment)
     {
-        final Get get = take();
-        try
+        launch(transferId, packedBytes, attachment, get ->
         {
             get.mapping = runtime.openIpc(handle);
             final int sourceDevice = runtime.lookup(get.mapping.address()).device();
             begin(get, get.mapping.address() + displacement, sourceCount, sourceLayout, sourceDevice,
                 device < 0 ? sourceDevice : device, destinationAddress, destinationCount, destinationLayout,
                 packedBytes);
-        }
-        catch (final RuntimeException ex)
-        {
-            recycle(get);
-            throw ex;
-        }
-        started(get, transferId, packedBytes, attachment);
+        });
     }
 
     /**
@@ -187,18 +180,8 @@ public final class IpcGets implements AutoCloseable
         final long packedBytes,
         final Object attachment)
     {
-        final Get get = take();
-        try
-        {
-            begin(get, sourceAddress, sourceCount, sourceLayout, device, device, destinationAddress, destinationCount,
-                destinationLayout, packedBytes);
-        }
-        catch (final RuntimeException ex)
-        {
-            recycle(get);
-            throw ex;
-        }
-        started(get, transferId, packedBytes, attachment);
+        launch(transferId, packedBytes, attachment, get -> begin(get, sourceAddress, sourceCount, sourceLayout, device,
+            device, destinationAddress, destinationCount, destinationLayout, packedBytes));
     }
 
     /**
@@ -221,20 +204,13 @@ public final class IpcGets implements AutoCloseable
         final CompiledType destinationLayout,
         final Object attachment)
     {
-        final Get get = take();
-        try
+        launch(transferId, packedBytes, attachment, get ->
         {
             get.source = takePinned(packedBytes);
             filler.fill(get.source.address());
             begin(get, get.source.address(), packedBytes, PACKED, device, device, destinationAddress,
                 destinationCount, destinationLayout, packedBytes);
-        }
-        catch (final RuntimeException ex)
-        {
-            recycle(get);
-            throw ex;
-        }
-        started(get, transferId, packedBytes, attachment);
+        });
     }
 
     /**
@@ -256,17 +232,32 @@ public final class IpcGets implements AutoCloseable
         return registrations.size();
     }
 
-    private Get take()
+    /** What a get does before its device work is enqueued. */
+    @FunctionalInterface
+    private interface Setup
+    {
+        void prepare(Get get);
+    }
+
+    /**
+     * Takes a get, lets the setup enqueue its work, and puts it in flight; a setup that throws leaves nothing open.
+     */
+    private void launch(final long transferId, final long packedBytes, final Object attachment, final Setup setup)
     {
         if (closed)
         {
             throw new IllegalStateException("IPC gets are closed");
         }
-        return idle.isEmpty() ? new Get() : idle.pollFirst();
-    }
-
-    private void started(final Get get, final long transferId, final long packedBytes, final Object attachment)
-    {
+        final Get get = idle.isEmpty() ? new Get() : idle.pollFirst();
+        try
+        {
+            setup.prepare(get);
+        }
+        catch (final RuntimeException ex)
+        {
+            recycle(get);
+            throw ex;
+        }
         get.transferId = transferId;
         get.bytes = packedBytes;
         get.attachment = attachment;
