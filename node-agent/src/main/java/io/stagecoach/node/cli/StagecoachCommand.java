@@ -10,14 +10,16 @@ import picocli.CommandLine.Spec;
 /**
  * The {@code stagecoach} command: {@code run} launches a job on this machine (like {@code mpirun}),
  * {@code datatype describe} explains a derived datatype, {@code tune} prints the device's measured costs and the paths
- * they choose.
+ * they choose, {@code agent} runs this node's agent in the cluster of agents and {@code agent status} shows that
+ * cluster.
  */
 @Command(
     name = "stagecoach",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "MPI-style point-to-point messaging for GPU applications, on device and host buffers.",
-    subcommands = { RunCommand.class, DatatypeCommand.class, TuneCommand.class, CommandLine.HelpCommand.class },
+    subcommands = { RunCommand.class, DatatypeCommand.class, TuneCommand.class, AgentCommand.class,
+        CommandLine.HelpCommand.class },
     footer = { "", "Logging: STAGECOACH_LOG_LEVEL=debug|info|warn (default info)." })
 public final class StagecoachCommand implements Runnable
 {
@@ -65,6 +67,6 @@ public final class StagecoachCommand implements Runnable
 
     public void run()
     {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, datatype or tune");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, datatype, tune or agent");
     }
 }

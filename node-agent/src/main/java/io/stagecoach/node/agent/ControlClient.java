@@ -1,0 +1,49 @@
+package io.stagecoach.node.agent;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * The client side of the control socket: connects, sends one request line and reads the one answer line.
+ */
+public final class ControlClient
+{
+    private ControlClient()
+    {
+    }
+
+    /**
+     * @param socket  the agent's control socket.
+     * @param request the request, one line.
+     * @return the answer, without its line end.
+     * @throws IOException where the agent cannot be reached or closes without answering.
+     */
+    public static String request(final Path socket, final String request) throws IOException
+    {
+        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX))
+        {
+            channel.connect(UnixDomainSocketAddress.of(socket));
+            final ByteBuffer bytes = ByteBuffer.wrap((request + "\n").getBytes(StandardCharsets.UTF_8));
+            while (bytes.hasRemaining())
+            {
+                channel.write(bytes);
+            }
+            final BufferedReader reader =
+                new BufferedReader(new InputStreamReader(Channels.newInputStream(channel), StandardCharsets.UTF_8));
+            final String answer = reader.readLine();
+            if (answer == null)
+            {
+                throw new IOException("the agent at " + socket + " closed without answering");
+            }
+            return answer;
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.stagecoach.node.agent;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import com.typesafe.config.ConfigFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The agent's configuration file: what a valid one gives, and refusals that name the key, the value and the limit.
+ */
+class AgentSettingsTest
+{
+    private static final String VALID = "stagecoach.agent {\n" +
+        "  node-name = node-a\n" +
+        "  bind { host = \"10.0.0.1\", port = 25520 }\n" +
+        "  seeds = [\"10.0.0.1:25520\", \"node-b:25520\", \"[fd00::2]:25521\"]\n" +
+        "  state-dir = \"/var/lib/stagecoach\"\n" +
+        "  gpus = 4\n" +
+        "}\n";
+
+    @Test
+    void shouldReadEveryKeyOfAValidFile(@TempDir final Path folder) throws Exception
+    {
+        final Path file = Files.writeString(folder.resolve("agent.conf"), VALID);
+
+        final AgentSettings settings = AgentSettings.load(file, () -> 99);
+
+        assertEquals("node-a", settings.nodeName());
+        assertEquals("10.0.0.1", settings.host());
+        assertEquals(25520, settings.port());
+        assertEquals(List.of(new SeedAddress("10.0.0.1", 25520), new SeedAddress("node-b", 25520),
+            new SeedAddress("fd00::2", 25521)), settings.seeds());
+        assertEquals(Path.of("/var/lib/stagecoach"), settings.stateFolder());
+        assertEquals(4, settings.gpus());
+        assertFalse(settings.groupAccess());
+        assertEquals("pekko://stagecoach@[fd00::2]:25521", settings.seeds().get(2).pekkoAddress("stagecoach"));
+    }
+
+    @Test
+    void shouldCountTheGpusTheDeviceLayerSeesWhereAutoOrMissing()
+    {
+        assertEquals(3, parse(VALID.replace("gpus = 4", "gpus = auto"), 3).gpus());
+        assertEquals(0, parse(VALID.replace("gpus = 4", ""), 0).gpus());
+        assertTrue(parse(VALID.replace("gpus = 4", "control.group-access = true"), 0).groupAccess());
+    }
+
+    @Test
+    void shouldNameTheKeyTheValueAndTheLimitOfARefusedValue()
+    {
+        assertRefused(VALID.replace("port = 25520", "port = 70000"),
+            "stagecoach.agent.bind.port = 70000 is refused: it must be a whole number in [1, 65535]");
+        assertRefused(VALID.replace("gpus = 4", "gpus = 65"),
+            "stagecoach.agent.gpus = 65 is refused: it must be auto or a whole number in [0, 64]");
+        assertRefused(VALID.replace("gpus = 4", "gpus = many"),
+            "stagecoach.agent.gpus = \"many\" is refused: it must be auto or a whole number in [0, 64]");
+        assertRefused(VALID.replace("\"node-b:25520\"", "\"node-b\""),
+            "stagecoach.agent.seeds[1] = node-b is refused: it must be host:port with a port in [1, 65535]");
+        assertRefused(VALID.replace("\"node-b:25520\"", "\"node-b:0\""),
+            "stagecoach.agent.seeds[1] = node-b:0 is refused: it must be host:port with a port in [1, 65535]");
+        assertRefused(VALID.replace("\"node-b:25520\"", "\"10.0.0.1:25520\""),
+            "stagecoach.agent.seeds[1] = 10.0.0.1:25520 is refused: it must be listed once");
+        assertRefused(VALID.replace("seeds = [\"10.0.0.1:25520\", \"node-b:25520\", \"[fd00::2]:25521\"]",
+            "seeds = []"), "stagecoach.agent.seeds = [] is refused: it must be a list of 1 to 64 host:port entries");
+        assertRefused(VALID.replace("node-name = node-a", "node-name = \"a b\""),
+            "stagecoach.agent.node-name = a b is refused: it must be a name of 1 to 63 letters");
+        assertRefused(VALID.replace("\"/var/lib/stagecoach\"", "\"var/lib\""),
+            "stagecoach.agent.state-dir = var/lib is refused: it must be an absolute path");
+        assertRefused(VALID.replace("node-name = node-a", ""),
+            "stagecoach.agent.node-name is missing: it must be a name of 1 to 63 letters");
+        assertRefused(VALID.replace("gpus = 4", "control.group-access = maybe"),
+            "stagecoach.agent.control.group-access = \"maybe\" is refused: it must be true or false");
+    }
+
+    @Test
+    void shouldNameAFileThatCannotBeParsed(@TempDir final Path folder) throws Exception
+    {
+        final Path file = Files.writeString(folder.resolve("agent.conf"), "stagecoach.agent { node-name = ");
+
+        final AgentConfigException ex = assertThrows(AgentConfigException.class, () -> AgentSettings.load(file));
+
+        assertTrue(ex.getMessage().startsWith("configuration file " + file + " cannot be read"), ex.getMessage());
+        assertThrows(AgentConfigException.class, () -> AgentSettings.load(folder.resolve("missing.conf")));
+    }
+
+    private static AgentSettings parse(final String text, final int detected)
+    {
+        return AgentSettings.from(ConfigFactory.parseString(text), () -> detected);
+    }
+
+    private static void assertRefused(final String text, final String messageStart)
+    {
+        final AgentConfigException ex = assertThrows(AgentConfigException.class, () -> parse(text, 0));
+        assertTrue(ex.getMessage().startsWith(messageStart), ex.getMessage());
+    }
+}

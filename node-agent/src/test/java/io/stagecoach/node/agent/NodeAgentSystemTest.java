@@ -1,0 +1,198 @@
+package io.stagecoach.node.agent;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import io.stagecoach.node.cli.StagecoachCommand;
+import io.stagecoach.node.launch.LaunchContext;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two agent processes on 127.0.0.1 form a cluster that {@code stagecoach agent status} shows from either side; one
+ * stopped by SIGTERM leaves it, exits 0 and removes its socket, and the other sees it gone.
+ */
+@Tag("system")
+@Timeout(180)
+class NodeAgentSystemTest
+{
+    @Test
+    void shouldFormAClusterOfTwoAgentsAndLeaveItOnSigterm(@TempDir final Path temp) throws Exception
+    {
+        final int[] ports = freePorts(2);
+        final String seeds = "[\"127.0.0.1:" + ports[0] + "\", \"127.0.0.1:" + ports[1] + "\"]";
+        final List<Process> processes = new ArrayList<>();
+        final Path[] states = new Path[2];
+        final Path[] logs = new Path[2];
+        try
+        {
+            for (int i = 0; i < 2; i++)
+            {
+                states[i] = temp.resolve("state-" + i);
+                logs[i] = temp.resolve("agent-" + i + ".log");
+                final Path config = Files.writeString(temp.resolve("agent-" + i + ".conf"),
+                    "stagecoach.agent {\n" +
+                    "  node-name = node-" + i + "\n" +
+                    "  bind { host = \"127.0.0.1\", port = " + ports[i] + " }\n" +
+                    "  seeds = " + seeds + "\n" +
+                    "  state-dir = \"" + states[i] + "\"\n" +
+                    "  gpus = " + (i == 0 ? "auto" : "2") + "\n" +
+                    "}\n");
+                processes.add(start(config, logs[i]));
+            }
+
+            for (int i = 0; i < 2; i++)
+            {
+                final ClusterStatus status = awaitStatus(states[i], 60, processes, logs,
+                    s -> s.members().size() == 2 && s.members().stream().allMatch(m -> "Up".equals(m.status())));
+                assertEquals("node-" + i, status.node());
+                assertEquals(List.of("node-0", "node-1"), status.members().stream().map(MemberView::node).toList());
+                assertEquals(List.of(0, 2), status.members().stream().map(MemberView::gpus).toList());
+            }
+            final Path socket0 = StateFolder.socketOf(states[0]);
+            assertEquals("rw-------", PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(socket0, LinkOption.NOFOLLOW_LINKS)));
+            assertEquals("rwx------", PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(states[0], LinkOption.NOFOLLOW_LINKS)));
+            final String table = statusCommand("--state", states[1].toString());
+            assertTrue(table.contains("node-0") && table.contains("node-1") && table.contains("Up"), table);
+
+            final long stopNs = System.nanoTime();
+            processes.get(0).destroy();
+            assertTrue(processes.get(0).waitFor(15, TimeUnit.SECONDS), () -> "agent 0 ends within 15 s of SIGTERM\n" +
+                read(logs[0]));
+            final long stopMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopNs);
+            assertEquals(0, processes.get(0).exitValue(), () -> read(logs[0]));
+            assertFalse(Files.exists(socket0, LinkOption.NOFOLLOW_LINKS), "agent 0's socket is removed");
+
+            final ClusterStatus after = awaitStatus(states[1], 30, List.of(processes.get(1)),
+                new Path[] { logs[1], logs[0] }, s -> s.members().size() == 1);
+            assertEquals("node-1", after.members().get(0).node());
+            System.out.println("agent 0 stopped in " + stopMs + " ms");
+        }
+        finally
+        {
+            for (final Process process : processes)
+            {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static Process start(final Path config, final Path log) throws IOException
+    {
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(LaunchContext.DEFAULT_JVM_OPTIONS);
+        command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+            "-cp", System.getProperty("java.class.path"),
+            StagecoachCommand.class.getName(), "agent", "--config", config.toString()));
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+        builder.environment().put("STAGECOACH_LOG_LEVEL", "INFO");
+        return builder.start();
+    }
+
+    private static ClusterStatus awaitStatus(final Path state, final int seconds, final List<Process> processes,
+        final Path[] logs, final Predicate<ClusterStatus> wanted) throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        String last = "no answer";
+        while (System.nanoTime() - deadlineNs < 0)
+        {
+            for (int i = 0; i < processes.size(); i++)
+            {
+                final int index = i;
+                assertTrue(processes.get(i).isAlive(), () -> "an agent ended early:\n" + read(logs[index]));
+            }
+            try
+            {
+                last = ControlClient.request(StateFolder.socketOf(state), "status");
+                final ClusterStatus status = ClusterStatus.parse(last);
+                if (wanted.test(status))
+                {
+                    return status;
+                }
+            }
+            catch (final IOException ex)
+            {
+                last = ex.toString();
+            }
+            Thread.sleep(250);
+        }
+        final StringBuilder output = new StringBuilder();
+        for (final Path log : logs)
+        {
+            output.append('\n').append(log).append(":\n").append(read(log));
+        }
+        throw new AssertionError("waited " + seconds + " s at " + state + ", last answer: " + last + output);
+    }
+
+    private static String statusCommand(final String... args)
+    {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final CommandLine line = StagecoachCommand.commandLine();
+        line.setOut(new PrintWriter(out));
+        line.setErr(new PrintWriter(err));
+        final List<String> all = new ArrayList<>(List.of("agent", "status"));
+        all.addAll(List.of(args));
+        final int status = line.execute(all.toArray(String[]::new));
+        assertEquals(0, status, err::toString);
+        return out.toString();
+    }
+
+    private static int[] freePorts(final int count) throws IOException
+    {
+        final int[] ports = new int[count];
+        final List<ServerSocket> sockets = new ArrayList<>();
+        try
+        {
+            for (int i = 0; i < count; i++)
+            {
+                final ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                sockets.add(socket);
+                ports[i] = socket.getLocalPort();
+            }
+        }
+        finally
+        {
+            for (final ServerSocket socket : sockets)
+            {
+                socket.close();
+            }
+        }
+        return ports;
+    }
+
+    private static String read(final Path file)
+    {
+        try
+        {
+            return Files.readString(file);
+        }
+        catch (final IOException ex)
+        {
+            return ex.toString();
+        }
+    }
+}
