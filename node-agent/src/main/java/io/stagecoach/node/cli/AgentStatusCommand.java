@@ -42,7 +42,18 @@ final class AgentStatusCommand implements Callable<Integer>
     {
         final Path folder = where.stateFolder != null ? where.stateFolder :
             AgentSettings.load(where.config, () -> 0).stateFolder();
-        final String answer = ControlClient.request(StateFolder.socketOf(folder), "status");
+        final Path socket = StateFolder.socketOf(folder);
+        final String answer;
+        try
+        {
+            answer = ControlClient.request(socket, "status");
+        }
+        catch (final IOException ex)
+        {
+            spec.commandLine().getErr().println("stagecoach agent status: no agent answers at " + socket + " (" +
+                ex.getMessage() + ")");
+            return 1;
+        }
         final PrintWriter out = spec.commandLine().getOut();
         if (answer.startsWith("error:"))
         {
