@@ -42,13 +42,14 @@ class NodeAgentSystemTest
         final List<Process> processes = new ArrayList<>();
         final Path[] states = new Path[2];
         final Path[] logs = new Path[2];
+        final Path[] configs = new Path[2];
         try
         {
             for (int i = 0; i < 2; i++)
             {
                 states[i] = temp.resolve("state-" + i);
                 logs[i] = temp.resolve("agent-" + i + ".log");
-                final Path config = Files.writeString(temp.resolve("agent-" + i + ".conf"),
+                configs[i] = Files.writeString(temp.resolve("agent-" + i + ".conf"),
                     "stagecoach.agent {\n" +
                     "  node-name = node-" + i + "\n" +
                     "  bind { host = \"127.0.0.1\", port = " + ports[i] + " }\n" +
@@ -56,7 +57,7 @@ class NodeAgentSystemTest
                     "  state-dir = \"" + states[i] + "\"\n" +
                     "  gpus = " + (i == 0 ? "auto" : "2") + "\n" +
                     "}\n");
-                processes.add(start(config, logs[i]));
+                processes.add(start(configs[i], logs[i]));
             }
 
             for (int i = 0; i < 2; i++)
@@ -74,6 +75,9 @@ class NodeAgentSystemTest
                 Files.getPosixFilePermissions(states[0], LinkOption.NOFOLLOW_LINKS)));
             final String table = statusCommand("--state", states[1].toString());
             assertTrue(table.contains("node-0") && table.contains("node-1") && table.contains("Up"), table);
+            final ClusterStatus json = ClusterStatus.parse(statusCommand("--json", "--config", configs[0].toString()));
+            assertEquals("node-0", json.node());
+            assertEquals(2, json.members().size());
 
             final long stopNs = System.nanoTime();
             processes.get(0).destroy();
