@@ -42,7 +42,15 @@ final class AgentCommand implements Callable<Integer>
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "missing --config FILE (or a command: status)");
         }
-        final NodeAgent agent = NodeAgent.start(AgentSettings.load(config));
+        final AgentSettings settings = AgentSettings.load(config);
+        if (!clusterOnClassPath())
+        {
+            spec.commandLine().getErr().println("stagecoach agent: Pekko Cluster is not on the class path (a bundle " +
+                "made by bin/build-bundle leaves it out: it is for GPU runs); run agents from a build of the " +
+                "repository or an installation that has node-agent's libraries");
+            return 2;
+        }
+        final NodeAgent agent = NodeAgent.start(settings);
         agent.stopOnSignal();
         agent.awaitTermination();
         if (agent.stop())
@@ -51,5 +59,19 @@ final class AgentCommand implements Callable<Integer>
             return 1;
         }
         return 0;
+    }
+
+    private static boolean clusterOnClassPath()
+    {
+        try
+        {
+            Class.forName("org.apache.pekko.cluster.ClusterActorRefProvider", false,
+                AgentCommand.class.getClassLoader());
+            return true;
+        }
+        catch (final ClassNotFoundException ex)
+        {
+            return false;
+        }
     }
 }
