@@ -137,6 +137,22 @@ public record AgentSettings(String nodeName, String host, int port, List<SeedAdd
         return String.valueOf(value.unwrapped());
     }
 
+    /**
+     * @return the value as a whole number.
+     * @throws AgentConfigException naming the key, the value and the limit where it is none.
+     */
+    private static long whole(final String path, final ConfigValue value, final String limit)
+    {
+        try
+        {
+            return Long.parseLong(String.valueOf(value.unwrapped()).trim());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new AgentConfigException(path, value.render(), limit);
+        }
+    }
+
     private static int integer(final Config config, final String key, final int min, final int max)
     {
         final String path = PREFIX + key;
@@ -146,15 +162,7 @@ public record AgentSettings(String nodeName, String host, int port, List<SeedAdd
             throw new AgentConfigException(path, null, limit);
         }
         final ConfigValue value = config.getValue(path);
-        final long number;
-        try
-        {
-            number = Long.parseLong(String.valueOf(value.unwrapped()).trim());
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new AgentConfigException(path, value.render(), limit);
-        }
+        final long number = whole(path, value, limit);
         if (number < min || number > max)
         {
             throw new AgentConfigException(path, number, limit);
@@ -205,15 +213,7 @@ public record AgentSettings(String nodeName, String host, int port, List<SeedAdd
         }
         final String limit = "auto or a whole number in [0, " + GpuCount.MAX + "]";
         final ConfigValue value = config.getValue(path);
-        final long number;
-        try
-        {
-            number = Long.parseLong(String.valueOf(value.unwrapped()).trim());
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new AgentConfigException(path, value.render(), limit);
-        }
+        final long number = whole(path, value, limit);
         if (number < 0 || number > GpuCount.MAX)
         {
             throw new AgentConfigException(path, number, limit);
