@@ -26,9 +26,11 @@ import com.typesafe.config.ConfigValueType;
  * @param stateFolder the agent's private folder (0700), holding the control socket.
  * @param gpus        the node's GPUs.
  * @param groupAccess true where the agent's group may use the control socket too (0660 instead of 0600).
+ * @param clusterKey  the cluster's key, for TLS between agents ({@code tls.key-store}, {@code tls.password-file});
+ *                    null for plain TCP.
  */
 public record AgentSettings(String nodeName, String host, int port, List<SeedAddress> seeds, Path stateFolder,
-    int gpus, boolean groupAccess)
+    int gpus, boolean groupAccess, ClusterKey clusterKey)
 {
     /** Where the agent's keys live in the file. */
     public static final String PREFIX = "stagecoach.agent.";
@@ -111,7 +113,29 @@ public record AgentSettings(String nodeName, String host, int port, List<SeedAdd
         {
             throw new AgentConfigException(groupKey, config.getValue(groupKey).render(), "true or false");
         }
-        return new AgentSettings(nodeName, host, port, List.copyOf(seeds), stateFolder, gpus, groupAccess);
+        return new AgentSettings(nodeName, host, port, List.copyOf(seeds), stateFolder, gpus, groupAccess,
+            clusterKey(config));
+    }
+
+    /**
+     * @return the cluster key where both {@code tls.key-store} and {@code tls.password-file} are given, null where
+     * neither is.
+     */
+    private static ClusterKey clusterKey(final Config config)
+    {
+        final String keyStore = PREFIX + "tls.key-store";
+        final String passwordFile = PREFIX + "tls.password-file";
+        if (!config.hasPath(keyStore) && !config.hasPath(passwordFile))
+        {
+            return null;
+        }
+        if (!config.hasPath(keyStore) || !config.hasPath(passwordFile))
+        {
+            throw new AgentConfigException(config.hasPath(keyStore) ? passwordFile : keyStore, null,
+                "given together with " + (config.hasPath(keyStore) ? keyStore : passwordFile));
+        }
+        return ClusterKey.read(keyStore, Path.of(string(config, "tls.key-store", "an absolute path")),
+            passwordFile, Path.of(string(config, "tls.password-file", "an absolute path")));
     }
 
     /**

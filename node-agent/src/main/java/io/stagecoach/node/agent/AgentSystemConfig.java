@@ -9,8 +9,8 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 
 /**
- * The Pekko configuration of an agent's actor system: a cluster member over Artery TCP at the configured host and
- * port, joining the seeds, with the node's name and GPU count as roles ({@code node-NAME}, {@code gpus-N}), logging
+ * The Pekko configuration of an agent's actor system: a cluster member over Artery TCP (TLS with mutual authentication
+ * by the cluster's key where one is configured) at the configured host and port, joining the seeds, with the node's name and GPU count as roles ({@code node-NAME}, {@code gpus-N}), logging
  * through SLF4J, and shut down by the agent itself on SIGTERM rather than by Pekko's JVM shutdown hook.
  */
 public final class AgentSystemConfig
@@ -39,7 +39,22 @@ public final class AgentSystemConfig
         }
         final Map<String, Object> values = new HashMap<>();
         values.put("pekko.actor.provider", "cluster");
-        values.put("pekko.remote.artery.transport", "tcp");
+        values.put("pekko.remote.artery.transport", settings.clusterKey() == null ? "tcp" : "tls-tcp");
+        if (settings.clusterKey() != null)
+        {
+            final String engine = "pekko.remote.artery.ssl.config-ssl-engine.";
+            final String store = settings.clusterKey().keyStore().toString();
+            final String password = settings.clusterKey().password();
+            values.put(engine + "key-store", store);
+            values.put(engine + "trust-store", store);
+            values.put(engine + "key-store-password", password);
+            values.put(engine + "key-password", password);
+            values.put(engine + "trust-store-password", password);
+            values.put(engine + "protocol", "TLSv1.3");
+            values.put(engine + "enabled-algorithms", List.of("TLS_AES_256_GCM_SHA384", "TLS_AES_128_GCM_SHA256"));
+            values.put(engine + "require-mutual-authentication", "on");
+            values.put(engine + "hostname-verification", "off");
+        }
         values.put("pekko.remote.artery.canonical.hostname", settings.host());
         values.put("pekko.remote.artery.canonical.port", settings.port());
         values.put("pekko.cluster.seed-nodes", seeds);

@@ -53,6 +53,30 @@ class AgentSettingsTest
     }
 
     @Test
+    void shouldReadTheClusterKeyOnlyFromFilesNoOtherUserCanRead(@TempDir final Path folder) throws Exception
+    {
+        final Path store = Files.writeString(folder.resolve("cluster.p12"), "key store bytes");
+        final Path password = Files.writeString(folder.resolve("cluster.password"), "the password\nignored\n");
+        Files.setPosixFilePermissions(store, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(password, java.nio.file.attribute.PosixFilePermissions.fromString("r--------"));
+        final String tls = VALID.replace("gpus = 4", "gpus = 4\n  tls { key-store = \"" + store +
+            "\", password-file = \"" + password + "\" }");
+
+        final ClusterKey key = parse(tls, 0).clusterKey();
+        assertEquals(store, key.keyStore());
+        assertEquals("the password", key.password());
+        assertFalse(key.toString().contains("the password"), key.toString());
+        assertEquals(null, parse(VALID, 0).clusterKey());
+
+        Files.setPosixFilePermissions(store, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        assertRefused(tls, "stagecoach.agent.tls.key-store = " + store + " is refused: it must be a file only its " +
+            "owner may read or write (0600 or 0400), not rw-r--r--");
+        assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  tls.key-store = \"" + store + "\""),
+            "stagecoach.agent.tls.password-file is missing: it must be given together with " +
+            "stagecoach.agent.tls.key-store");
+    }
+
+    @Test
     void shouldNameTheKeyTheValueAndTheLimitOfARefusedValue()
     {
         assertRefused(VALID.replace("port = 25520", "port = 70000"),

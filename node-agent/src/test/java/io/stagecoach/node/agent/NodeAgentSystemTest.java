@@ -49,14 +49,7 @@ class NodeAgentSystemTest
             {
                 states[i] = temp.resolve("state-" + i);
                 logs[i] = temp.resolve("agent-" + i + ".log");
-                configs[i] = Files.writeString(temp.resolve("agent-" + i + ".conf"),
-                    "stagecoach.agent {\n" +
-                    "  node-name = node-" + i + "\n" +
-                    "  bind { host = \"127.0.0.1\", port = " + ports[i] + " }\n" +
-                    "  seeds = " + seeds + "\n" +
-                    "  state-dir = \"" + states[i] + "\"\n" +
-                    "  gpus = " + (i == 0 ? "auto" : "2") + "\n" +
-                    "}\n");
+                configs[i] = config(temp, i, ports[i], seeds, states[i], i == 0 ? "auto" : "2", "");
                 processes.add(start(configs[i], logs[i]));
             }
 
@@ -114,6 +107,89 @@ class NodeAgentSystemTest
             .redirectOutput(log.toFile());
         builder.environment().put("STAGECOACH_LOG_LEVEL", "INFO");
         return builder.start();
+    }
+
+    /**
+     * Two agents with the cluster's key form a cluster over TLS; a third one, with a key of its own, names the first
+     * as its seed but never joins: the first two see each other only, and it sees only itself.
+     */
+    @Test
+    void shouldKeepAnAgentWithoutTheClusterKeyOut(@TempDir final Path temp) throws Exception
+    {
+        final String[] keys = { tls(temp, "cluster"), tls(temp, "intruder") };
+        final int[] ports = freePorts(3);
+        final String seeds = "[\"127.0.0.1:" + ports[0] + "\"]";
+        final List<Process> processes = new ArrayList<>();
+        final Path[] states = new Path[3];
+        final Path[] logs = new Path[3];
+        try
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                states[i] = temp.resolve("state-" + i);
+                logs[i] = temp.resolve("agent-" + i + ".log");
+                processes.add(start(config(temp, i, ports[i], seeds, states[i], "0", keys[i < 2 ? 0 : 1]), logs[i]));
+            }
+            final ClusterStatus members = awaitStatus(states[0], 60, processes, logs,
+                s -> s.members().size() == 2 && s.members().stream().allMatch(m -> "Up".equals(m.status())));
+            assertEquals(List.of("node-0", "node-1"), members.members().stream().map(MemberView::node).toList());
+            Thread.sleep(5_000);
+            final ClusterStatus later = ClusterStatus.parse(ControlClient.request(StateFolder.socketOf(states[0]),
+                "status"));
+            assertEquals(List.of("node-0", "node-1"), later.members().stream().map(MemberView::node).toList(),
+                "the agent without the cluster's key stays out");
+            final ClusterStatus outside = ClusterStatus.parse(ControlClient.request(StateFolder.socketOf(states[2]),
+                "status"));
+            assertTrue(outside.members().stream().noneMatch(m -> m.node().equals("node-0")),
+                "the agent without the key is no member of the cluster: " + outside.members());
+            assertTrue(read(logs[0]).contains("SSL") || read(logs[0]).contains("TLS") ||
+                read(logs[0]).contains("certificate") || read(logs[2]).contains("SSL"),
+                () -> "a refused handshake is logged:\n" + read(logs[0]) + read(logs[2]));
+        }
+        finally
+        {
+            for (final Process process : processes)
+            {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static Path config(final Path temp, final int index, final int port, final String seeds, final Path state,
+        final String gpus, final String tls) throws IOException
+    {
+        return Files.writeString(temp.resolve("agent-" + index + ".conf"),
+            "stagecoach.agent {\n" +
+            "  node-name = node-" + index + "\n" +
+            "  bind { host = \"127.0.0.1\", port = " + port + " }\n" +
+            "  seeds = " + seeds + "\n" +
+            "  state-dir = \"" + state + "\"\n" +
+            "  gpus = " + gpus + "\n" + tls +
+            "}\n");
+    }
+
+    /**
+     * @return the configuration lines of a new cluster key: a PKCS12 key store with one EC key made by keytool, and
+     * its password file, both 0600.
+     */
+    private static String tls(final Path temp, final String name) throws IOException, InterruptedException
+    {
+        final Path password = temp.resolve(name + ".password");
+        Files.writeString(password, "secret-of-" + name + "-" + System.nanoTime() + "\n");
+        final Path store = temp.resolve(name + ".p12");
+        final String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        final Process process = new ProcessBuilder(keytool, "-genkeypair", "-alias", "agent", "-keyalg", "EC",
+            "-groupname", "secp256r1", "-dname", "CN=" + name, "-validity", "2", "-storetype", "PKCS12",
+            "-keystore", store.toString(), "-storepass:file", password.toString(), "-keypass:file",
+            password.toString()).redirectErrorStream(true).start();
+        final String output = new String(process.getInputStream().readAllBytes());
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0, output);
+        for (final Path file : List.of(password, store))
+        {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        }
+        return "  tls { key-store = \"" + store + "\", password-file = \"" + password + "\" }\n";
     }
 
     private static ClusterStatus awaitStatus(final Path state, final int seconds, final List<Process> processes,
