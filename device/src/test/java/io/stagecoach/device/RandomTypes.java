@@ -9,24 +9,43 @@ import io.stagecoach.protocol.datatype.Order;
 
 /**
  * Seeded random derived datatypes for byte-for-byte tests: every constructor, nested up to three levels, negative
- * strides, resized extents, unaligned byte displacements, with packed size and extent kept small.
+ * strides, resized extents, unaligned byte displacements, with packed size and extent kept small. The rank tests use
+ * it too, through this module's test jar.
  */
 public final class RandomTypes
 {
     private static final Datatype[] BASIC = {
         Datatype.BYTE, Datatype.CHAR, Datatype.SHORT, Datatype.INT, Datatype.FLOAT, Datatype.LONG, Datatype.DOUBLE
     };
+    private static final Datatype[] BYTES = { Datatype.BYTE };
     private static final long MAX_SIZE = 8192;
     private static final long MAX_EXTENT = 1 << 16;
 
     private final SplittableRandom random;
+    private final Datatype[] basic;
 
     /**
      * @param seed printed by the caller so that a failure can be replayed.
      */
     public RandomTypes(final long seed)
     {
+        this(seed, BASIC);
+    }
+
+    private RandomTypes(final long seed, final Datatype[] basic)
+    {
         this.random = new SplittableRandom(seed);
+        this.basic = basic;
+    }
+
+    /**
+     * @param seed printed by the caller so that a failure can be replayed.
+     * @return a generator of the same layouts built of {@link Datatype#BYTE} alone: any two of its types of one
+     * packed size have one type signature, so that a message sent as one is received as the other.
+     */
+    public static RandomTypes ofBytes(final long seed)
+    {
+        return new RandomTypes(seed, BYTES);
     }
 
     /**
@@ -105,7 +124,7 @@ public final class RandomTypes
 
     private Datatype build(final int depth)
     {
-        final Datatype old = depth == 0 ? BASIC[random.nextInt(BASIC.length)] : build(depth - 1).commit();
+        final Datatype old = depth == 0 ? basic[random.nextInt(basic.length)] : build(depth - 1).commit();
         return switch (random.nextInt(depth == 0 ? 4 : 10))
         {
             case 0 -> Datatype.contiguous(1 + random.nextInt(6), old);
@@ -205,7 +224,7 @@ public final class RandomTypes
         long next = random.nextInt(5);
         for (int i = 0; i < fields; i++)
         {
-            types[i] = i == 0 ? old : BASIC[random.nextInt(BASIC.length)];
+            types[i] = i == 0 ? old : basic[random.nextInt(basic.length)];
             lengths[i] = 1 + random.nextInt(3);
             displacements[i] = next;
             next += lengths[i] * Math.max(types[i].extent(), types[i].trueExtent()) + random.nextInt(5);

@@ -14,6 +14,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.stagecoach.device.DeviceContext;
+import io.stagecoach.device.RandomTypes;
 import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
 import io.stagecoach.protocol.host.PrivateDirectory;
 import io.stagecoach.rank.bootstrap.JobFolder;

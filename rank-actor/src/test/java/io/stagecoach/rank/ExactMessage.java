@@ -2,6 +2,7 @@ package io.stagecoach.rank;
 
 import java.nio.ByteBuffer;
 
+import io.stagecoach.device.RandomTypes;
 import io.stagecoach.protocol.datatype.CompiledType;
 import io.stagecoach.protocol.datatype.Datatype;
 import org.agrona.BufferUtil;

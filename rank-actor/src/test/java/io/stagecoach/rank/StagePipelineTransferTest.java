@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceKind;
 import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.device.RandomTypes;
 import io.stagecoach.pipeline.transfer.TransferPipeline;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

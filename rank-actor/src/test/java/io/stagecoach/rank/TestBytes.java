@@ -2,6 +2,8 @@ package io.stagecoach.rank;
 
 import java.nio.ByteBuffer;
 
+import io.stagecoach.device.RandomTypes;
+
 /**
  * Byte patterns of the tests that move messages: random source bytes and a poison that no message leaves by chance.
  */

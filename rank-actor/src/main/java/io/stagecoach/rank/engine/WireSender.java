@@ -106,23 +106,13 @@ public final class WireSender
         final int length = type == MessageType.EAGER ? eagerLength(send.packedBytes) :
             readable ? EnvelopeFlyweight.READABLE_LENGTH : EnvelopeFlyweight.HEADER_LENGTH;
         final boolean claimed = length <= peer.maxPayloadBytes;
-        final MutableDirectBuffer buffer;
-        final int offset;
-        if (claimed)
+        final long reserved = reserve(peer, claimed, length);
+        if (reserved < 0)
         {
-            final long result = peer.publication.tryClaim(length, claim);
-            if (result < 0)
-            {
-                return outcome(result);
-            }
-            buffer = claim.buffer();
-            offset = claim.offset();
+            return outcome(reserved);
         }
-        else
-        {
-            buffer = scratch;
-            offset = 0;
-        }
+        final MutableDirectBuffer buffer = claimed ? claim.buffer() : scratch;
+        final int offset = claimed ? claim.offset() : 0;
         try
         {
             writeEnvelope(peer, send, type, readable, arena, sequence, buffer, offset, length);
@@ -286,23 +276,13 @@ public final class WireSender
     {
         final int length = ErrorFlyweight.encodedLength(text);
         final boolean claimed = length <= peer.maxPayloadBytes;
-        final MutableDirectBuffer buffer;
-        final int offset;
-        if (claimed)
+        final long reserved = reserve(peer, claimed, length);
+        if (reserved < 0)
         {
-            final long result = peer.publication.tryClaim(length, claim);
-            if (result < 0)
-            {
-                return outcome(result);
-            }
-            buffer = claim.buffer();
-            offset = claim.offset();
+            return outcome(reserved);
         }
-        else
-        {
-            buffer = scratch;
-            offset = 0;
-        }
+        final MutableDirectBuffer buffer = claimed ? claim.buffer() : scratch;
+        final int offset = claimed ? claim.offset() : 0;
         error.wrap(buffer, offset, length);
         start(error, MessageType.ERROR, flags, peer);
         error.transferId(transferId).errorCode(code).message(text);
@@ -364,6 +344,17 @@ public final class WireSender
         message.sourceRank(rank);
         message.destinationRank(peer.rank);
         message.creditBytes(peer.owedCreditBytes);
+    }
+
+    /**
+     * Room for a message: a claim in the peer's publication where it fits one frame, the scratch buffer otherwise
+     * (offered whole by {@link #finish}).
+     *
+     * @return the claim's result, negative when back-pressured or gone; 0 for the scratch buffer.
+     */
+    private long reserve(final Peer peer, final boolean claimed, final int length)
+    {
+        return claimed ? peer.publication.tryClaim(length, claim) : 0;
     }
 
     private int finish(final Peer peer, final boolean claimed, final int length)
