@@ -43,17 +43,6 @@ public final class StageCostCache
      * @param runtime       the device layer.
      * @param device        the device.
      * @param maxChunkBytes the largest chunk.
-     * @return the device's stage costs (with the arena wire), from the cache, or measured and then cached.
-     */
-    public static StageCosts costs(final DeviceRuntime runtime, final int device, final long maxChunkBytes)
-    {
-        return deviceCosts(runtime, device, maxChunkBytes).stages();
-    }
-
-    /**
-     * @param runtime       the device layer.
-     * @param device        the device.
-     * @param maxChunkBytes the largest chunk.
      * @return the device's costs, from the user's cache folder, or measured and then cached there.
      */
     public static DeviceCosts deviceCosts(final DeviceRuntime runtime, final int device, final long maxChunkBytes)

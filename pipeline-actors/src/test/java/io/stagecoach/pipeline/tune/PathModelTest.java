@@ -74,6 +74,22 @@ class PathModelTest
         assertEquals(firstChunkNs + 3 * (18_000 + MIB / 47.3), h200.stagedNs(4 * MIB, true), 1e-6);
     }
 
+    /**
+     * The predictions that docs/benchmarks.md ("Path model: prediction beside measured, H200") lists, in
+     * microseconds, from the costs derived from the H200's figures.
+     */
+    @Test
+    void shouldGiveThePredictionsThatTheBenchmarksPageLists()
+    {
+        assertEquals(11.04, h200.oneSidedNs(8, true) / 1_000, 0.005);
+        assertEquals(13.33, h200.oneSidedNs(4 * MIB, true) / 1_000, 0.005);
+        assertEquals(47.71, h200.oneSidedNs(64 * MIB, true) / 1_000, 0.005);
+        assertEquals(14.58, h200.eagerNs(8, true) / 1_000, 0.005);
+        assertEquals(198.75, h200.stagedNs(4 * MIB, true) / 1_000, 0.005);
+        assertEquals(559.25, h200.stagedNs(4 * MIB, false) / 1_000, 0.005);
+        assertEquals(2_608.86, h200.stagedNs(64 * MIB, true) / 1_000, 0.005);
+    }
+
     @Test
     void shouldSendEagerlyOnOneNodeWhereTheDeviceWorkCostsLessThanTheMessagesOfAGet()
     {
