@@ -28,9 +28,10 @@ import com.typesafe.config.ConfigValueType;
  * @param groupAccess true where the agent's group may use the control socket too (0660 instead of 0600).
  * @param clusterKey  the cluster's key, for TLS between agents ({@code tls.key-store}, {@code tls.password-file});
  *                    null for plain TCP.
+ * @param jobs        how the agent runs the ranks of jobs and handles nodes that fail.
  */
 public record AgentSettings(String nodeName, String host, int port, List<SeedAddress> seeds, Path stateFolder,
-    int gpus, boolean groupAccess, ClusterKey clusterKey)
+    int gpus, boolean groupAccess, ClusterKey clusterKey, JobSettings jobs)
 {
     /** Where the agent's keys live in the file. */
     public static final String PREFIX = "stagecoach.agent.";
@@ -114,7 +115,27 @@ public record AgentSettings(String nodeName, String host, int port, List<SeedAdd
             throw new AgentConfigException(groupKey, config.getValue(groupKey).render(), "true or false");
         }
         return new AgentSettings(nodeName, host, port, List.copyOf(seeds), stateFolder, gpus, groupAccess,
-            clusterKey(config));
+            clusterKey(config), jobs(config));
+    }
+
+    private static JobSettings jobs(final Config config)
+    {
+        final int portBase = config.hasPath(PREFIX + "ranks.udp-port-base") ?
+            integer(config, "ranks.udp-port-base", 1024, 65535 - JobSettings.PORTS_PER_JOB * 64) :
+            JobSettings.DEFAULT_RANK_PORT_BASE;
+        final String mps = config.hasPath(PREFIX + "mps.control") ?
+            string(config, "mps.control", "a command, or off") : JobSettings.DEFAULT_MPS_CONTROL;
+        final String strategy = config.hasPath(PREFIX + "downing.strategy") ?
+            string(config, "downing.strategy", String.join(" or ", JobSettings.STRATEGIES)) :
+            JobSettings.DEFAULT_STRATEGY;
+        if (!JobSettings.STRATEGIES.contains(strategy))
+        {
+            throw new AgentConfigException(PREFIX + "downing.strategy", strategy,
+                String.join(" or ", JobSettings.STRATEGIES));
+        }
+        final int stableAfterMs = config.hasPath(PREFIX + "downing.stable-after-ms") ?
+            integer(config, "downing.stable-after-ms", 500, 600_000) : JobSettings.DEFAULT_STABLE_AFTER_MS;
+        return new JobSettings(portBase, mps, strategy, stableAfterMs);
     }
 
     /**

@@ -60,6 +60,15 @@ public final class AgentSystemConfig
         values.put("pekko.cluster.seed-nodes", seeds);
         values.put("pekko.cluster.roles", List.of(NODE_ROLE + settings.nodeName(), GPUS_ROLE + settings.gpus()));
         values.put("pekko.cluster.jmx.enabled", "off");
+        values.put("pekko.cluster.downing-provider-class",
+            "org.apache.pekko.cluster.sbr.SplitBrainResolverProvider");
+        values.put("pekko.cluster.split-brain-resolver.active-strategy", settings.jobs().downingStrategy());
+        values.put("pekko.cluster.split-brain-resolver.stable-after", settings.jobs().stableAfterMs() + "ms");
+        values.put("pekko.cluster.split-brain-resolver.keep-oldest.down-if-alone", "on");
+        values.put("pekko.cluster.failure-detector.heartbeat-interval", "500ms");
+        values.put("pekko.cluster.failure-detector.acceptable-heartbeat-pause", "2s");
+        values.put("pekko.actor.serializers.stagecoach-jobs", "io.stagecoach.node.jobs.JobMessageSerializer");
+
         values.put("pekko.cluster.log-info", "off");
         values.put("pekko.coordinated-shutdown.run-by-jvm-shutdown-hook", "off");
         values.put("pekko.jvm-shutdown-hooks", "off");
@@ -70,6 +79,9 @@ public final class AgentSystemConfig
         values.put("pekko.loglevel", "INFO");
         values.put("pekko.log-dead-letters", "off");
         values.put("pekko.log-dead-letters-during-shutdown", "off");
-        return ConfigFactory.parseMap(values).withFallback(ConfigFactory.defaultReference()).resolve();
+        return ConfigFactory.parseMap(values)
+            .withFallback(ConfigFactory.parseString(
+                "pekko.actor.serialization-bindings { \"io.stagecoach.node.jobs.JobMessage\" = stagecoach-jobs }"))
+            .withFallback(ConfigFactory.defaultReference()).resolve();
     }
 }

@@ -10,6 +10,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * The client side of the control socket: connects, sends one request line and reads the one answer line.
@@ -44,6 +45,36 @@ public final class ControlClient
                 throw new IOException("the agent at " + socket + " closed without answering");
             }
             return answer;
+        }
+    }
+
+    /**
+     * Sends one request whose answer streams and hands on each line of the answer until the agent closes the
+     * connection. The connection stays open for writing meanwhile: closing it tells the agent the client went away.
+     *
+     * @param socket  the agent's control socket.
+     * @param request the request, one line.
+     * @param lines   what takes each line, without its end.
+     * @throws IOException where the agent cannot be reached or the connection breaks.
+     */
+    public static void stream(final Path socket, final String request, final Consumer<String> lines)
+        throws IOException
+    {
+        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX))
+        {
+            channel.connect(UnixDomainSocketAddress.of(socket));
+            final ByteBuffer bytes = ByteBuffer.wrap((request + "\n").getBytes(StandardCharsets.UTF_8));
+            while (bytes.hasRemaining())
+            {
+                channel.write(bytes);
+            }
+            final BufferedReader reader =
+                new BufferedReader(new InputStreamReader(Channels.newInputStream(channel), StandardCharsets.UTF_8));
+            String line;
+            while (null != (line = reader.readLine()))
+            {
+                lines.accept(line);
+            }
         }
     }
 }

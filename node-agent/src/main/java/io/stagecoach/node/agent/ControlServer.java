@@ -15,7 +15,9 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,8 +30,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ControlServer implements AutoCloseable
 {
-    /** The longest request line, without its line end. */
-    public static final int MAX_REQUEST_BYTES = 4096;
+    /** The longest request line, without its line end: room for a job's command, class path and variables. */
+    public static final int MAX_REQUEST_BYTES = 256 * 1024;
     /** The most clients served at once. */
     public static final int MAX_CLIENTS = 32;
     /** How long a client may stay silent by default. */
@@ -130,6 +132,7 @@ public final class ControlServer implements AutoCloseable
             while (running)
             {
                 selector.select(250);
+                flushStreams();
                 final Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
                 while (keys.hasNext())
                 {
@@ -217,6 +220,11 @@ public final class ControlServer implements AutoCloseable
 
     private void handleLines(final SelectionKey key, final Client client) throws IOException
     {
+        if (null != client.stream)
+        {
+            client.in.clear();
+            return;
+        }
         while (!client.closing)
         {
             final ByteBuffer in = client.in;
@@ -248,6 +256,10 @@ public final class ControlServer implements AutoCloseable
             in.get();
             in.compact();
             final String request = new String(line, StandardCharsets.UTF_8).strip();
+            if (startStream(key, client, request))
+            {
+                return;
+            }
             String answer;
             try
             {
@@ -258,6 +270,45 @@ public final class ControlServer implements AutoCloseable
                 answer = "error: " + ex;
             }
             send(key, client, answer.replace('\n', ' '), false);
+        }
+    }
+
+    private boolean startStream(final SelectionKey key, final Client client, final String request)
+    {
+        final Stream stream = new Stream(key, client);
+        client.stream = stream;
+        try
+        {
+            if (requests.stream(request, stream))
+            {
+                return true;
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            stream.send("error: " + ex);
+            stream.close();
+            return true;
+        }
+        client.stream = null;
+        return false;
+    }
+
+    private void flushStreams()
+    {
+        for (final SelectionKey key : selector.keys())
+        {
+            if (key.isValid() && key.attachment() instanceof Client client && null != client.stream)
+            {
+                try
+                {
+                    client.stream.drain(key);
+                }
+                catch (final IOException ex)
+                {
+                    closeQuietly(key);
+                }
+            }
         }
     }
 
@@ -299,7 +350,8 @@ public final class ControlServer implements AutoCloseable
         final long nowNs = System.nanoTime();
         for (final SelectionKey key : selector.keys())
         {
-            if (key.isValid() && key.attachment() instanceof Client client && nowNs - client.deadlineNs > 0)
+            if (key.isValid() && key.attachment() instanceof Client client && null == client.stream &&
+                nowNs - client.deadlineNs > 0)
             {
                 if (client.closing)
                 {
@@ -321,6 +373,10 @@ public final class ControlServer implements AutoCloseable
 
     private static void closeQuietly(final SelectionKey key)
     {
+        if (key.attachment() instanceof Client client && null != client.stream)
+        {
+            client.stream.gone();
+        }
         key.cancel();
         try
         {
@@ -341,10 +397,94 @@ public final class ControlServer implements AutoCloseable
         private ByteBuffer out = ByteBuffer.allocate(0);
         private long deadlineNs;
         private boolean closing;
+        private Stream stream;
 
         private Client(final long deadlineNs)
         {
             this.deadlineNs = deadlineNs;
+        }
+    }
+
+    /**
+     * A streaming answer: lines queued by any thread, moved to the client's buffer by the socket's thread.
+     */
+    private final class Stream implements ControlStream
+    {
+        private static final String END = "\u0000end";
+
+        private final SelectionKey key;
+        private final Client client;
+        private final Queue<String> lines = new ConcurrentLinkedQueue<>();
+        private volatile boolean closed;
+        private volatile Runnable goneHandler;
+        private boolean gone;
+
+        private Stream(final SelectionKey key, final Client client)
+        {
+            this.key = key;
+            this.client = client;
+        }
+
+        public void send(final String line)
+        {
+            if (!closed)
+            {
+                lines.add(line.replace('\n', ' '));
+                selector.wakeup();
+            }
+        }
+
+        public void close()
+        {
+            if (!closed)
+            {
+                closed = true;
+                lines.add(END);
+                selector.wakeup();
+            }
+        }
+
+        public void onClientGone(final Runnable handler)
+        {
+            goneHandler = handler;
+        }
+
+        private void drain(final SelectionKey ignored) throws IOException
+        {
+            String line;
+            while (null != (line = lines.poll()))
+            {
+                if (END.equals(line))
+                {
+                    gone = true;
+                    client.closing = true;
+                    flush(key, client, (SocketChannel)key.channel());
+                    return;
+                }
+                ControlServer.this.send(key, client, line, false);
+            }
+        }
+
+        private void gone()
+        {
+            if (gone)
+            {
+                return;
+            }
+            gone = true;
+            closed = true;
+            final Runnable handler = goneHandler;
+            if (null != handler)
+            {
+                try
+                {
+                    handler.run();
+                }
+                catch (final RuntimeException ex)
+                {
+                    LOG.warn("control socket {}: {}", socket, ex.toString());
+                }
+            }
         }
     }
 }

@@ -3,7 +3,7 @@ package io.stagecoach.node.agent;
 /**
  * JSON string literals, for the control socket's answers.
  */
-final class Json
+public final class Json
 {
     private Json()
     {
@@ -13,7 +13,7 @@ final class Json
      * @param text any text.
      * @return it as a JSON string, quoted and escaped.
      */
-    static String quote(final String text)
+    public static String quote(final String text)
     {
         final StringBuilder out = new StringBuilder(text.length() + 2).append('"');
         for (int i = 0; i < text.length(); i++)

@@ -11,8 +11,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.stagecoach.node.jobs.JobRequest;
+import io.stagecoach.node.jobs.JobsBehavior;
+import io.stagecoach.node.jobs.NodeParts;
 import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.typed.Cluster;
@@ -21,8 +26,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running node agent: the cluster member (an actor system over Artery TCP that joins the seeds and logs member
- * events) and its control socket. {@link #stop()} leaves the cluster through Pekko's coordinated shutdown and
- * removes the socket; SIGTERM does the same through a shutdown hook, which then ends the JVM with status 0.
+ * events), the node's Aeron media driver (in a private folder of its own, shared by the ranks of every job here), the
+ * jobs actor ({@link JobsBehavior}) and its control socket. {@link #stop()} ends the ranks running here, leaves the
+ * cluster through Pekko's coordinated shutdown, closes the driver and removes its folder and the socket; SIGTERM does
+ * the same through a shutdown hook, which then ends the JVM with status 0.
  */
 public final class NodeAgent
 {
@@ -33,15 +40,20 @@ public final class NodeAgent
 
     private final AgentSettings settings;
     private final ActorSystem<ClusterEvent.ClusterDomainEvent> system;
-    private final ControlServer control;
+    private final NodeServices services;
+    private final ActorRef<JobsBehavior.Command> jobs;
+    private ControlServer control;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
     private NodeAgent(final AgentSettings settings, final ActorSystem<ClusterEvent.ClusterDomainEvent> system,
-        final ControlServer control)
+        final NodeServices services)
     {
         this.settings = settings;
         this.system = system;
-        this.control = control;
+        this.services = services;
+        this.jobs = system.systemActorOf(JobsBehavior.supervised(settings, services.aeronDirectory(),
+            services.parts()),
+            "jobs", Props.empty());
     }
 
     /**
@@ -54,23 +66,33 @@ public final class NodeAgent
     public static NodeAgent start(final AgentSettings settings) throws IOException
     {
         final Path socket = StateFolder.prepare(settings.stateFolder(), settings.groupAccess());
-        final ActorSystem<ClusterEvent.ClusterDomainEvent> system = ActorSystem.create(MemberEventLogger.create(),
-            AgentSystemConfig.SYSTEM_NAME, AgentSystemConfig.of(settings));
-        final NodeAgent[] agent = new NodeAgent[1];
+        final NodeServices services = NodeServices.start();
+        final ActorSystem<ClusterEvent.ClusterDomainEvent> system;
         try
         {
-            final ControlServer control = ControlServer.open(socket, settings.groupAccess(),
-                request -> agent[0].answer(request), ControlServer.IDLE_TIMEOUT);
-            agent[0] = new NodeAgent(settings, system, control);
+            system = ActorSystem.create(MemberEventLogger.create(), AgentSystemConfig.SYSTEM_NAME,
+                AgentSystemConfig.of(settings));
+        }
+        catch (final RuntimeException ex)
+        {
+            services.close();
+            throw ex;
+        }
+        final NodeAgent agent = new NodeAgent(settings, system, services);
+        try
+        {
+            agent.control = ControlServer.open(socket, settings.groupAccess(), agent.new Requests(),
+                ControlServer.IDLE_TIMEOUT);
         }
         catch (final IOException | RuntimeException ex)
         {
             system.terminate();
+            services.close();
             throw ex;
         }
         LOG.info("agent of node {} at {}, {} GPU(s), seeds {}, control socket {}", settings.nodeName(),
             settings.selfAddress(), settings.gpus(), settings.seeds(), socket);
-        return agent[0];
+        return agent;
     }
 
     /**
@@ -117,6 +139,11 @@ public final class NodeAgent
         {
             return false;
         }
+        if (!services.parts().endAll("the agent of node " + settings.nodeName() + " is stopping",
+            STOP_TIMEOUT.toMillis()))
+        {
+            LOG.warn("node {}: ranks still running {} after they were ended", settings.nodeName(), STOP_TIMEOUT);
+        }
         LOG.info("node {} leaving the cluster", settings.nodeName());
         try
         {
@@ -139,6 +166,7 @@ public final class NodeAgent
         finally
         {
             control.close();
+            services.close();
         }
         LOG.info("node {} stopped", settings.nodeName());
         return true;
@@ -174,17 +202,45 @@ public final class NodeAgent
         return new ClusterStatus(settings.nodeName(), cluster.selfMember().address().toString(), List.copyOf(members));
     }
 
-    private String answer(final String request)
+    /**
+     * The control socket's requests: {@code status} and {@code ping} answered at once; {@code submit JOB},
+     * {@code jobs} and {@code kill JOB} answered by the jobs actor.
+     */
+    private final class Requests implements ControlRequests
     {
-        if ("status".equals(request))
+        public String answer(final String request)
         {
-            return status().toJson();
+            if ("status".equals(request))
+            {
+                return status().toJson();
+            }
+            if ("ping".equals(request))
+            {
+                return "ok";
+            }
+            return "error: unknown request '" + (request.length() > 64 ? request.substring(0, 64) + "..." :
+                request) + "'; requests: status, ping, submit, jobs, kill";
         }
-        if ("ping".equals(request))
+
+        public boolean stream(final String request, final ControlStream stream)
         {
-            return "ok";
+            if (request.startsWith("submit "))
+            {
+                jobs.tell(new JobsBehavior.Submit(JobRequest.fromText(request.substring("submit ".length())),
+                    stream));
+                return true;
+            }
+            if ("jobs".equals(request))
+            {
+                jobs.tell(new JobsBehavior.ListJobs(stream));
+                return true;
+            }
+            if (request.startsWith("kill "))
+            {
+                jobs.tell(new JobsBehavior.KillJob(request.substring("kill ".length()).strip(), stream));
+                return true;
+            }
+            return false;
         }
-        return "error: unknown request '" + (request.length() > 64 ? request.substring(0, 64) + "..." : request) +
-            "'; requests: status, ping";
     }
 }

@@ -1,7 +1,10 @@
 package io.stagecoach.node.cli;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +14,11 @@ import io.stagecoach.node.launch.BuiltInPrograms;
 import io.stagecoach.node.launch.LaunchContext;
 import io.stagecoach.node.launch.LaunchException;
 import io.stagecoach.node.launch.Launcher;
+import io.stagecoach.node.jobs.HostSlots;
+import io.stagecoach.node.jobs.JobRequest;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -27,6 +33,8 @@ import picocli.CommandLine.Spec;
     description = {
         "Start N ranks of a program on this machine, each a JVM with the same java and class path as this command, " +
             "with the node's Aeron media driver and the job's rendezvous service running here.",
+        "With -H or --hostfile the job goes to the local agent, which runs it across the named nodes of its " +
+            "cluster (each node's agent starts that node's ranks with its own Stagecoach and Java).",
         "Exits with the worst exit status of the ranks; when one fails the others are told at once and ended " +
             "about 1 s later (ranks not started yet are not started); after --timeout everything is ended and the " +
             "status is 124.",
@@ -70,6 +78,18 @@ final class RunCommand implements Callable<Integer>
             "replaces what is there at once (a link there is replaced, not followed).")
     private Path traceFile;
 
+    @Option(names = { "-H", "--host" }, paramLabel = "NODE[:SLOTS],...",
+        description = "Run across these nodes of the agents' cluster (by their node-name), SLOTS ranks on each " +
+            "(default 1) in order, as mpirun -H; through the local agent.")
+    private List<String> hostLists = new ArrayList<>();
+
+    @Option(names = "--hostfile", paramLabel = "FILE",
+        description = "Nodes and slots in Open MPI's hostfile syntax ('node-a slots=4' a line), as -H.")
+    private Path hostfile;
+
+    @Mixin
+    private AgentLocation agent;
+
     @Option(names = { "-cp", "--classpath" }, paramLabel = "PATH",
         description = "Class path entries added after Stagecoach's own for the ranks.")
     private String classPath;
@@ -87,6 +107,10 @@ final class RunCommand implements Callable<Integer>
     public Integer call()
     {
         validate();
+        if (!hostLists.isEmpty() || null != hostfile)
+        {
+            return runThroughAgent();
+        }
         final LaunchContext context = new LaunchContext()
             .size(size)
             .program(program)
@@ -111,6 +135,54 @@ final class RunCommand implements Callable<Integer>
             spec.commandLine().getErr().println("stagecoach: " + ex.getMessage());
             return 1;
         }
+    }
+
+    private int runThroughAgent()
+    {
+        if (null != traceFile || bindTo == BindTo.core)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--trace and --bind-to core are for jobs on this node alone, not with -H or --hostfile");
+        }
+        final List<HostSlots> hosts = new ArrayList<>();
+        try
+        {
+            for (final String list : hostLists)
+            {
+                hosts.addAll(HostSlots.parseList(list));
+            }
+            if (null != hostfile)
+            {
+                hosts.addAll(HostSlots.parseFile(hostfile));
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--hostfile " + hostfile + " cannot be read: " + ex.getMessage());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), ex.getMessage());
+        }
+        final Map<String, String> environment = new LinkedHashMap<>();
+        final LaunchContext exported = new LaunchContext();
+        exportVariables(exported);
+        exported.exportedEnvironment().forEach(environment::put);
+        final JobRequest request = new JobRequest(size, hosts, program, arguments,
+            null == classPath ? "" : classPath, jvmOptions, environment, tagOutput, oversubscribe,
+            null == timeout ? 0 : timeout.toMillis());
+        final Path socket;
+        try
+        {
+            socket = agent.socket();
+        }
+        catch (final RuntimeException ex)
+        {
+            spec.commandLine().getErr().println("stagecoach: cannot find the local agent: " + ex.getMessage());
+            return 1;
+        }
+        return AgentJob.run(socket, request, spec.commandLine().getOut(), spec.commandLine().getErr());
     }
 
     private void validate()

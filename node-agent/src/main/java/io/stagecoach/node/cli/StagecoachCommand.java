@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "MPI-style point-to-point messaging for GPU applications, on device and host buffers.",
-    subcommands = { RunCommand.class, DatatypeCommand.class, TuneCommand.class, AgentCommand.class,
+    subcommands = { RunCommand.class, JobsCommand.class, KillCommand.class, DatatypeCommand.class, TuneCommand.class,
+        AgentCommand.class,
         CommandLine.HelpCommand.class },
     footer = { "", "Logging: STAGECOACH_LOG_LEVEL=debug|info|warn (default info)." })
 public final class StagecoachCommand implements Runnable

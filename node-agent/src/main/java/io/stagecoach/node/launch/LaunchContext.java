@@ -58,6 +58,9 @@ public final class LaunchContext
     private String mainClass;
     private Path traceFile;
     private RankStarter rankStarter = RankProcess::start;
+    private int[] nodeRanks;
+    private JobEvents jobEvents;
+    private Path aeronDirectory;
     private boolean concluded;
 
     /**
@@ -228,6 +231,61 @@ public final class LaunchContext
     }
 
     /**
+     * @return the variables given by {@link #environment(String, String)}, in order.
+     */
+    public Map<String, String> exportedEnvironment()
+    {
+        return Map.copyOf(environment);
+    }
+
+    /**
+     * Start only some of the job's ranks, those of this node in a job across nodes; the first gets local rank 0.
+     *
+     * @param ranks the ranks to start, in order, each below {@link #size(int)}, no rank twice; null for all.
+     * @return this for a fluent API.
+     */
+    public LaunchContext nodeRanks(final int[] ranks)
+    {
+        this.nodeRanks = null == ranks ? null : ranks.clone();
+        return this;
+    }
+
+    /**
+     * Use the job's rendezvous, run elsewhere, instead of starting one: the launcher of one node's ranks in a job
+     * across nodes.
+     *
+     * @param events the job's rendezvous and where the exits of this launcher's ranks go; null to run one here.
+     * @return this for a fluent API.
+     */
+    public LaunchContext jobEvents(final JobEvents events)
+    {
+        this.jobEvents = events;
+        return this;
+    }
+
+    /**
+     * Use the node's Aeron media driver, run by someone else (the node's agent), instead of one for the job.
+     *
+     * @param directory the running driver's Aeron directory; null to run a driver for the job.
+     * @return this for a fluent API.
+     */
+    public LaunchContext aeronDirectory(final Path directory)
+    {
+        this.aeronDirectory = directory;
+        return this;
+    }
+
+    /**
+     * @param nodeName the node's name the ranks get ({@code STAGECOACH_NODE}); defaults to the host's name.
+     * @return this for a fluent API.
+     */
+    public LaunchContext nodeName(final String nodeName)
+    {
+        this.nodeName = nodeName;
+        return this;
+    }
+
+    /**
      * @param out where ranks' standard output goes (default {@link System#out}).
      * @param err where ranks' standard error and the launcher's reports go (default {@link System#err}).
      * @return this for a fluent API.
@@ -293,7 +351,8 @@ public final class LaunchContext
         classPath = null != classPath ? classPath : System.getProperty("java.class.path");
         jobId = null != jobId ? jobId : ProcessHandle.current().pid() + "-" +
             Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
-        nodeName = LaunchEnvironment.from(Map.of()).nodeName();
+        nodeName = null != nodeName ? nodeName : LaunchEnvironment.from(Map.of()).nodeName();
+        checkNodeRanks();
         out = null != out ? out : System.out;
         err = null != err ? err : System.err;
         mainClass = new ProgramResolver(classPath).resolve(program);
@@ -380,7 +439,34 @@ public final class LaunchContext
 
     boolean mediaDriver()
     {
-        return mediaDriver;
+        return mediaDriver && null == aeronDirectory;
+    }
+
+    Path aeronDirectory()
+    {
+        return aeronDirectory;
+    }
+
+    JobEvents jobEvents()
+    {
+        return jobEvents;
+    }
+
+    /**
+     * @return how many ranks this launcher starts.
+     */
+    int localCount()
+    {
+        return null == nodeRanks ? size : nodeRanks.length;
+    }
+
+    /**
+     * @param localRank the index of a rank among those this launcher starts.
+     * @return its rank in the job.
+     */
+    int globalRank(final int localRank)
+    {
+        return null == nodeRanks ? localRank : nodeRanks[localRank];
     }
 
     String jobId()
@@ -403,12 +489,34 @@ public final class LaunchContext
         return err;
     }
 
+    private void checkNodeRanks()
+    {
+        if (null == nodeRanks)
+        {
+            return;
+        }
+        if (nodeRanks.length == 0)
+        {
+            throw new IllegalArgumentException("no ranks to start on node " + nodeName);
+        }
+        final boolean[] seen = new boolean[size];
+        for (final int rank : nodeRanks)
+        {
+            if (rank < 0 || rank >= size || seen[rank])
+            {
+                throw new IllegalArgumentException("rank " + rank + (rank < 0 || rank >= size ?
+                    " is not a rank of a job of " + size : " is given twice") + " (node " + nodeName + ")");
+            }
+            seen[rank] = true;
+        }
+    }
+
     private void checkSlots()
     {
         final int slots = slots();
-        if (size > slots && !oversubscribe)
+        if (localCount() > slots && !oversubscribe)
         {
-            throw new LaunchException("-n " + size + " asks for more ranks than the " + slots + " slots here (the " +
+            throw new LaunchException("-n " + localCount() + " asks for more ranks than the " + slots + " slots here (the " +
                 "cores this process may run on); add --oversubscribe to run more ranks than cores");
         }
     }

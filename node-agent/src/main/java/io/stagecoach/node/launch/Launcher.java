@@ -40,6 +40,9 @@ public final class Launcher
     private boolean emulatedDirectoryGiven;
     private NodeMediaDriver driver;
     private RendezvousServer rendezvous;
+    private JobEvents events;
+    private volatile String endRequest;
+    private boolean endRequestHandled;
     private RankStartup startup;
     private TraceExport trace;
     private RankProcess firstFailure;
@@ -66,10 +69,40 @@ public final class Launcher
      */
     public static int run(final LaunchContext context)
     {
-        return new Launcher(context.conclude()).run();
+        return prepare(context).run();
     }
 
-    private int run()
+    /**
+     * A launcher for a job, not started yet: for a caller that may need to {@link #end(String)} it from another
+     * thread, e.g. the launcher of one node's ranks in a job across nodes, ended when a rank of another node failed.
+     *
+     * @param context what to run.
+     * @return the launcher; {@link #run()} runs the job.
+     * @throws LaunchException as {@link #run(LaunchContext)}.
+     */
+    public static Launcher prepare(final LaunchContext context)
+    {
+        return new Launcher(context.conclude());
+    }
+
+    /**
+     * Ends the job from another thread: reports the reason, starts no more ranks and ends those running, as when
+     * the timeout passes; {@link #run()} then returns once they have exited.
+     *
+     * @param reason why, for the report.
+     */
+    public void end(final String reason)
+    {
+        endRequest = reason;
+    }
+
+    /**
+     * Run the job to its end; once only.
+     *
+     * @return as {@link #run(LaunchContext)}; ranks ended by {@link #end(String)} do not count.
+     * @throws LaunchException as {@link #run(LaunchContext)}.
+     */
+    public int run()
     {
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         try
@@ -103,22 +136,29 @@ public final class Launcher
         }
         jobFolder = createJobFolder();
         trace = TraceExport.prepare(context, jobFolder.path());
-        final String aeronDirectory = jobFolder.aeronDirectory();
+        final String aeronDirectory = null != context.aeronDirectory() ? context.aeronDirectory().toString() :
+            jobFolder.aeronDirectory();
         if (context.mediaDriver())
         {
             driver = NodeMediaDriver.launch(Path.of(aeronDirectory));
         }
+        events = null != context.jobEvents() ? context.jobEvents() : startRendezvous();
+        LOG.debug("job {}: {} of {} ranks of {}, rendezvous {}, Aeron directory {}", context.jobId(),
+            context.localCount(), context.size(), context.mainClass(), events.rendezvousAddress(), aeronDirectory);
+        startup = new RankStartup(context, events, aeronDirectory, binding);
+    }
+
+    private RendezvousServer startRendezvous()
+    {
         try
         {
             rendezvous = RendezvousServer.start(context.jobId(), context.size());
+            return rendezvous;
         }
         catch (final IOException ex)
         {
             throw new LaunchException("could not start the rendezvous service: " + ex, ex);
         }
-        LOG.debug("job {}: {} ranks of {}, rendezvous {}, Aeron directory {}", context.jobId(), context.size(),
-            context.mainClass(), rendezvous.addressText(), context.mediaDriver() ? aeronDirectory : "(no driver)");
-        startup = new RankStartup(context, rendezvous, aeronDirectory, binding);
     }
 
     private void monitor() throws InterruptedException
@@ -140,7 +180,8 @@ public final class Launcher
 
     private boolean mayStartRanks()
     {
-        return ranks.size() < context.size() && !timedOut && null == firstFailure && !ended;
+        return ranks.size() < context.localCount() && !timedOut && null == firstFailure && !ended &&
+            null == endRequest;
     }
 
     private synchronized void startNextRank()
@@ -167,6 +208,13 @@ public final class Launcher
         else if (endScheduled && nowNs - endAtNs >= 0)
         {
             endRemaining();
+        }
+        else if (null != endRequest && !endRequestHandled)
+        {
+            endRequestHandled = true;
+            final String running = describeRunning();
+            report(endRequest + (null == running ? "" : "; ending " + running));
+            terminateAll();
         }
     }
 
@@ -204,7 +252,7 @@ public final class Launcher
     {
         final int status = process.exitStatus();
         final String description = ExitStatus.describe(status);
-        rendezvous.rankExited(process.rank(), status, 0 == status ? "exited with status 0" : description);
+        events.rankExited(process.rank(), status, 0 == status ? "exited with status 0" : description);
         if (0 == status || process.endedByLauncher())
         {
             LOG.debug("job {}: rank {} (pid {}) ended: {}", context.jobId(), process.rank(), process.pid(), status);
@@ -377,7 +425,7 @@ public final class Launcher
         if (worst != 0 && null != firstFailure)
         {
             report("job " + context.jobId() + " failed with exit status " + worst + "; first failure: " +
-                new FirstFailure(ranks, rendezvous.lostPeers()).describe(firstFailure));
+                new FirstFailure(ranks, events.lostPeers()).describe(firstFailure));
         }
         return worst;
     }
@@ -410,18 +458,31 @@ public final class Launcher
     private String describeNotStarted()
     {
         final int first = ranks.size();
-        final int last = context.size() - 1;
+        final int last = context.localCount() - 1;
         if (first > last)
         {
             return null;
         }
-        return first == last ? "rank " + first : "ranks " + first + " to " + last;
+        if (first == last)
+        {
+            return "rank " + context.globalRank(first);
+        }
+        if (context.globalRank(last) - context.globalRank(first) == last - first)
+        {
+            return "ranks " + context.globalRank(first) + " to " + context.globalRank(last);
+        }
+        final StringJoiner names = new StringJoiner(", ", "ranks ", "");
+        for (int i = first; i <= last; i++)
+        {
+            names.add(Integer.toString(context.globalRank(i)));
+        }
+        return names.toString();
     }
 
     private String describeLosses()
     {
         final StringBuilder losses = new StringBuilder();
-        rendezvous.lostPeers().forEach((rank, loss) -> losses.append("; rank ").append(rank).append(" lost rank ")
+        events.lostPeers().forEach((rank, loss) -> losses.append("; rank ").append(rank).append(" lost rank ")
             .append(loss.peer()).append(" (").append(loss.reason()).append(")"));
         return losses.toString();
     }

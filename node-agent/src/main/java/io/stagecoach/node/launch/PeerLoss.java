@@ -7,6 +7,6 @@ package io.stagecoach.node.launch;
  * @param peer   the rank it lost.
  * @param reason what it observed.
  */
-record PeerLoss(int peer, String reason)
+public record PeerLoss(int peer, String reason)
 {
 }

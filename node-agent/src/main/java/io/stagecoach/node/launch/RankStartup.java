@@ -18,7 +18,7 @@ final class RankStartup
 
     RankStartup(
         final LaunchContext context,
-        final RendezvousServer rendezvous,
+        final JobEvents rendezvous,
         final String aeronDirectory,
         final CoreBinding binding)
     {
@@ -27,22 +27,23 @@ final class RankStartup
         jobEnvironment.putAll(context.environment());
         jobEnvironment.put(LaunchEnvironment.SIZE, Integer.toString(context.size()));
         jobEnvironment.put(LaunchEnvironment.JOB, context.jobId());
-        jobEnvironment.put(LaunchEnvironment.RENDEZVOUS, rendezvous.addressText());
-        jobEnvironment.put(LaunchEnvironment.SECRET, rendezvous.secret().text());
+        jobEnvironment.put(LaunchEnvironment.RENDEZVOUS, rendezvous.rendezvousAddress());
+        jobEnvironment.put(LaunchEnvironment.SECRET, rendezvous.secretText());
         jobEnvironment.put(LaunchEnvironment.AERON_DIR, aeronDirectory);
         jobEnvironment.put(LaunchEnvironment.NODE, context.nodeName());
     }
 
     /**
-     * @param rank to start.
+     * @param localRank the index of the rank to start among this launcher's ranks.
      * @return its process.
      * @throws LaunchException naming the rank and the command when it could not be started.
      */
-    RankProcess start(final int rank)
+    RankProcess start(final int localRank)
     {
+        final int rank = context.globalRank(localRank);
         final Map<String, String> environment = new HashMap<>(jobEnvironment);
         environment.put(LaunchEnvironment.RANK, Integer.toString(rank));
-        environment.put(LaunchEnvironment.LOCAL_RANK, Integer.toString(rank));
+        environment.put(LaunchEnvironment.LOCAL_RANK, Integer.toString(localRank));
         try
         {
             return context.rankStarter().start(context, rank, environment, binding);

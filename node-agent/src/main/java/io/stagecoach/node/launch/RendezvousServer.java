@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * before they fail ({@code LOST}). Two threads serve any number of ranks: one for all connections, one for timers.
  * The protocol is documented in {@code docs/wire-protocol.md}, section "Rendezvous".
  */
-public final class RendezvousServer implements AutoCloseable
+public final class RendezvousServer implements JobEvents, AutoCloseable
 {
     /**
      * How long a rank that lost its connection without saying BYE may take to be reported by the launcher (with
@@ -53,8 +53,8 @@ public final class RendezvousServer implements AutoCloseable
     private final Thread loopThread;
     private volatile boolean closed;
 
-    private RendezvousServer(
-        final String jobId, final int size, final Duration lossGrace, final Duration helloTimeout) throws IOException
+    private RendezvousServer(final String jobId, final int size, final Duration lossGrace, final Duration helloTimeout,
+        final InetAddress bindAddress) throws IOException
     {
         this.jobId = jobId;
         this.size = size;
@@ -65,7 +65,7 @@ public final class RendezvousServer implements AutoCloseable
         this.state = new RendezvousState(jobId, size, secret, lossGrace.toMillis(), timer);
         try
         {
-            serverChannel.bind(new InetSocketAddress(InetAddress.getByAddress(LOOPBACK), 0), Math.max(50, size));
+            serverChannel.bind(new InetSocketAddress(bindAddress, 0), Math.max(50, size));
             this.loop = new RendezvousLoop(jobId, serverChannel, state, helloTimeout.toNanos(), size + WAITING_MARGIN);
         }
         catch (final IOException ex)
@@ -109,6 +109,29 @@ public final class RendezvousServer implements AutoCloseable
     static RendezvousServer start(
         final String jobId, final int size, final Duration lossGrace, final Duration helloTimeout) throws IOException
     {
+        return start(jobId, size, lossGrace, helloTimeout, InetAddress.getByAddress(LOOPBACK));
+    }
+
+    /**
+     * Start a rendezvous service on an ephemeral port of the given address, with a new secret: the service of a job
+     * whose ranks run on several nodes, reached at the address of the node it runs on. Ranks prove that they know the
+     * secret before anything else, as on one node.
+     *
+     * @param jobId       the job served; ranks of other jobs are refused.
+     * @param size        number of ranks in the job.
+     * @param bindAddress where ranks of every node of the job reach it.
+     * @return the running service.
+     * @throws IOException when no port can be bound there.
+     */
+    public static RendezvousServer start(final String jobId, final int size, final InetAddress bindAddress)
+        throws IOException
+    {
+        return start(jobId, size, DEFAULT_LOSS_GRACE, DEFAULT_HELLO_TIMEOUT, bindAddress);
+    }
+
+    private static RendezvousServer start(final String jobId, final int size, final Duration lossGrace,
+        final Duration helloTimeout, final InetAddress bindAddress) throws IOException
+    {
         Objects.requireNonNull(jobId, "jobId");
         if (size < 1)
         {
@@ -118,7 +141,7 @@ public final class RendezvousServer implements AutoCloseable
         {
             throw new IllegalArgumentException("job id must be a non-empty word: '" + jobId + "'");
         }
-        final RendezvousServer server = new RendezvousServer(jobId, size, lossGrace, helloTimeout);
+        final RendezvousServer server = new RendezvousServer(jobId, size, lossGrace, helloTimeout, bindAddress);
         server.loopThread.start();
         LOG.debug("rendezvous service of job {} ({} ranks) listening on {}", jobId, size, server.addressText());
         return server;
@@ -181,9 +204,19 @@ public final class RendezvousServer implements AutoCloseable
     /**
      * @return the first peer each rank reported lost ({@code LOST}), by the reporting rank.
      */
-    Map<Integer, PeerLoss> lostPeers()
+    public Map<Integer, PeerLoss> lostPeers()
     {
         return state.lostPeers();
+    }
+
+    public String rendezvousAddress()
+    {
+        return addressText();
+    }
+
+    public String secretText()
+    {
+        return secret.text();
     }
 
     /**

@@ -1,0 +1,170 @@
+package io.stagecoach.node.jobs;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.NotSerializableException;
+
+import org.apache.pekko.actor.ExtendedActorSystem;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.serialization.SerializerWithStringManifest;
+
+/**
+ * Writes the messages agents send each other about jobs ({@link JobMessage}): fields in order, strings and lists
+ * length-prefixed with bounds on what is read, actor references in Pekko's text form. Java serialization stays off.
+ */
+public final class JobMessageSerializer extends SerializerWithStringManifest
+{
+    private static final int IDENTIFIER = 0x53434a42;
+    private static final String START = "start";
+    private static final String END = "end";
+    private static final String OUTPUT = "out";
+    private static final String EXITED = "exited";
+    private static final String ENDED = "ended";
+
+    private final ExtendedActorSystem system;
+    private volatile ActorRefResolver resolver;
+
+    /**
+     * @param system the actor system, for actor references.
+     */
+    public JobMessageSerializer(final ExtendedActorSystem system)
+    {
+        this.system = system;
+    }
+
+    public int identifier()
+    {
+        return IDENTIFIER;
+    }
+
+    public String manifest(final Object message)
+    {
+        if (message instanceof JobsBehavior.StartPart)
+        {
+            return START;
+        }
+        if (message instanceof JobsBehavior.EndPart)
+        {
+            return END;
+        }
+        if (message instanceof JobCoordinator.PartOutput)
+        {
+            return OUTPUT;
+        }
+        if (message instanceof JobCoordinator.PartRankExited)
+        {
+            return EXITED;
+        }
+        if (message instanceof JobCoordinator.PartEnded)
+        {
+            return ENDED;
+        }
+        throw new IllegalArgumentException("not a job message: " + message.getClass().getName());
+    }
+
+    public byte[] toBinary(final Object message)
+    {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes))
+        {
+            write(message, out);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+        return bytes.toByteArray();
+    }
+
+    public Object fromBinary(final byte[] bytes, final String manifest) throws NotSerializableException
+    {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes)))
+        {
+            return read(manifest, in);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            throw new NotSerializableException("job message " + manifest + ": " + ex);
+        }
+    }
+
+    private void write(final Object message, final DataOutputStream out) throws IOException
+    {
+        if (message instanceof JobsBehavior.StartPart start)
+        {
+            Codec.writeString(out, start.jobId());
+            Codec.writeString(out, resolver().toSerializationFormat(start.coordinator()));
+            start.request().write(out);
+            Codec.writeRanks(out, start.ranks());
+            Codec.writeString(out, start.rendezvous());
+            Codec.writeString(out, start.secret());
+        }
+        else if (message instanceof JobsBehavior.EndPart end)
+        {
+            Codec.writeString(out, end.jobId());
+            Codec.writeString(out, end.reason());
+        }
+        else if (message instanceof JobCoordinator.PartOutput output)
+        {
+            Codec.writeString(out, output.node());
+            out.writeBoolean(output.error());
+            Codec.writeString(out, output.line());
+        }
+        else if (message instanceof JobCoordinator.PartRankExited exited)
+        {
+            Codec.writeString(out, exited.node());
+            out.writeInt(exited.rank());
+            out.writeInt(exited.status());
+            Codec.writeString(out, exited.description());
+        }
+        else if (message instanceof JobCoordinator.PartEnded ended)
+        {
+            Codec.writeString(out, ended.node());
+            out.writeInt(ended.status());
+            Codec.writeString(out, ended.message());
+        }
+        else
+        {
+            throw new IllegalArgumentException("not a job message: " + message.getClass().getName());
+        }
+    }
+
+    private Object read(final String manifest, final DataInputStream in) throws IOException
+    {
+        switch (manifest)
+        {
+            case START:
+                final String jobId = Codec.readString(in);
+                final ActorRef<JobCoordinator.Command> coordinator = resolver().resolveActorRef(Codec.readString(in));
+                return new JobsBehavior.StartPart(jobId, coordinator, JobRequest.read(in), Codec.readRanks(in),
+                    Codec.readString(in), Codec.readString(in));
+            case END:
+                return new JobsBehavior.EndPart(Codec.readString(in), Codec.readString(in));
+            case OUTPUT:
+                return new JobCoordinator.PartOutput(Codec.readString(in), in.readBoolean(), Codec.readString(in));
+            case EXITED:
+                return new JobCoordinator.PartRankExited(Codec.readString(in), in.readInt(), in.readInt(),
+                    Codec.readString(in));
+            case ENDED:
+                return new JobCoordinator.PartEnded(Codec.readString(in), in.readInt(), Codec.readString(in));
+            default:
+                throw new IOException("unknown manifest '" + manifest + "'");
+        }
+    }
+
+    private ActorRefResolver resolver()
+    {
+        ActorRefResolver current = resolver;
+        if (null == current)
+        {
+            current = ActorRefResolver.get(Adapter.toTyped(system));
+            resolver = current;
+        }
+        return current;
+    }
+}
