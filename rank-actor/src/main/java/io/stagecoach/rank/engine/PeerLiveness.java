@@ -96,11 +96,18 @@ final class PeerLiveness
     }
 
     /**
-     * The peer's stream ended: after its BYE that is how it leaves, otherwise it is lost.
+     * The peer's stream ended: after its BYE that is how it leaves, and so it is once it acknowledged this rank's
+     * BYE (the peer that reads a BYE first says none of its own: both sides are closing); otherwise it is lost.
      */
     void streamLost(final int peerRank, final String reason)
     {
-        peerGone(peers[peerRank], "is gone: " + reason);
+        final Peer peer = peers[peerRank];
+        if (peer.byeSent && peer.byeAcknowledged)
+        {
+            peerClosed(peer);
+            return;
+        }
+        peerGone(peer, "is gone: " + reason);
     }
 
     /**
