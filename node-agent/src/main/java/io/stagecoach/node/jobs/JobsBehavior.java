@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -19,6 +20,7 @@ import io.stagecoach.node.agent.ControlStream;
 import io.stagecoach.node.agent.JobSettings;
 import io.stagecoach.node.agent.Json;
 import io.stagecoach.node.agent.MemberView;
+import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -43,6 +45,9 @@ public final class JobsBehavior
 {
     /** The receptionist's key of every agent's jobs actor. */
     public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "stagecoach-jobs");
+
+    /** How long a submission waits for the jobs actor of a node that is up to be seen through the receptionist. */
+    static final Duration LISTING_WAIT = Duration.ofSeconds(10);
 
     private static final Logger LOG = LoggerFactory.getLogger(JobsBehavior.class);
 
@@ -102,7 +107,8 @@ public final class JobsBehavior
     {
         return Behaviors.receive(Command.class)
             .onMessage(ListingChanged.class, this::onListing)
-            .onMessage(Submit.class, this::onSubmit)
+            .onMessage(Submit.class, submit -> onSubmit(submit, System.nanoTime() + LISTING_WAIT.toNanos()))
+            .onMessage(RetrySubmit.class, retry -> onSubmit(retry.submit(), retry.deadlineNs()))
             .onMessage(StartPart.class, this::onStartPart)
             .onMessage(EndPart.class, this::onEndPart)
             .onMessage(PartFinished.class, this::onPartFinished)
@@ -119,13 +125,24 @@ public final class JobsBehavior
         return Behaviors.same();
     }
 
-    private Behavior<Command> onSubmit(final Submit submit)
+    private Behavior<Command> onSubmit(final Submit submit, final long deadlineNs)
     {
         final JobRequest request = submit.request();
         final List<NodeOfJob> nodes;
         try
         {
             nodes = nodesOf(request);
+        }
+        catch (final NotListedYet ex)
+        {
+            if (System.nanoTime() - deadlineNs < 0)
+            {
+                context.scheduleOnce(Duration.ofMillis(100), context.getSelf(), new RetrySubmit(submit, deadlineNs));
+                return Behaviors.same();
+            }
+            submit.client().send("error: " + ex.getMessage());
+            submit.client().close();
+            return Behaviors.same();
         }
         catch (final IllegalArgumentException ex)
         {
@@ -175,11 +192,16 @@ public final class JobsBehavior
         for (final Map.Entry<String, int[]> entry : placed.entrySet())
         {
             final Address address = addresses.get(entry.getKey());
-            final ActorRef<Command> agent = null == address ? null : byAddress.get(address);
-            if (null == agent)
+            if (null == address)
             {
                 throw new IllegalArgumentException("node " + entry.getKey() + " has no agent up in the cluster; " +
                     "nodes up: " + String.join(", ", addresses.keySet()));
+            }
+            final ActorRef<Command> agent = byAddress.get(address);
+            if (null == agent)
+            {
+                throw new NotListedYet("the agent of node " + entry.getKey() + " is up but its jobs actor was not " +
+                    "seen within " + LISTING_WAIT.toSeconds() + " s");
             }
             if (entry.getValue().length > JobSettings.PORTS_PER_JOB)
             {
@@ -210,6 +232,7 @@ public final class JobsBehavior
         final Map<String, String> environment = new HashMap<>();
         environment.put("STAGECOACH_UDP_HOST", settings.host());
         environment.put("STAGECOACH_UDP_PORT_BASE", Integer.toString(portBase));
+        environment.put(LaunchEnvironment.RENDEZVOUS_SCOPE, "cluster");
         if (!startMps(start, environment))
         {
             return Behaviors.same();
@@ -388,6 +411,24 @@ public final class JobsBehavior
 
     private record ListingChanged(Receptionist.Listing listing) implements Command
     {
+    }
+
+    private record RetrySubmit(Submit submit, long deadlineNs) implements Command
+    {
+    }
+
+    /**
+     * A node of the job is up, but its agent's jobs actor has not been seen yet (the receptionist spreads its
+     * registrations a moment after the member joined).
+     */
+    private static final class NotListedYet extends IllegalArgumentException
+    {
+        private static final long serialVersionUID = 1L;
+
+        private NotListedYet(final String message)
+        {
+            super(message);
+        }
     }
 
     private record PartFinished(String jobId) implements Command

@@ -76,7 +76,7 @@ final class EnvironmentReader
             size,
             localRank,
             job,
-            has(RENDEZVOUS) ? loopbackAddress(RENDEZVOUS, env.get(RENDEZVOUS)) : null,
+            has(RENDEZVOUS) ? rendezvousAddress() : null,
             secret(),
             has(AERON_DIR) ? env.get(AERON_DIR) : LaunchEnvironment.defaultAeronDirectory(job),
             has(NODE) ? env.get(NODE) : LaunchEnvironment.hostName());
@@ -91,7 +91,7 @@ final class EnvironmentReader
             1,
             0,
             job,
-            has(RENDEZVOUS) ? loopbackAddress(RENDEZVOUS, env.get(RENDEZVOUS)) : null,
+            has(RENDEZVOUS) ? rendezvousAddress() : null,
             secret(),
             has(AERON_DIR) ? env.get(AERON_DIR) : LaunchEnvironment.defaultAeronDirectory(job),
             has(NODE) ? env.get(NODE) : LaunchEnvironment.hostName());
@@ -161,7 +161,22 @@ final class EnvironmentReader
         return null != value && !value.isBlank();
     }
 
+    private InetSocketAddress rendezvousAddress()
+    {
+        final String scope = env.get(LaunchEnvironment.RENDEZVOUS_SCOPE);
+        if (null != scope && !scope.isBlank() && !"cluster".equals(scope.strip()))
+        {
+            throw new IllegalStateException(LaunchEnvironment.RENDEZVOUS_SCOPE + "=" + scope + " is not 'cluster'");
+        }
+        return address(RENDEZVOUS, env.get(RENDEZVOUS), null != scope && !scope.isBlank());
+    }
+
     static InetSocketAddress loopbackAddress(final String variable, final String value)
+    {
+        return address(variable, value, false);
+    }
+
+    private static InetSocketAddress address(final String variable, final String value, final boolean cluster)
     {
         final int colon = value.lastIndexOf(':');
         if (colon <= 0 || colon == value.length() - 1)
@@ -182,6 +197,7 @@ final class EnvironmentReader
         {
             throw new IllegalStateException(variable + "=" + value + ": port " + port + " is not in [1, 65535]");
         }
-        return RendezvousProtocol.loopback(host, port, variable + "=" + value);
+        return cluster ? RendezvousProtocol.literal(host, port, variable + "=" + value) :
+            RendezvousProtocol.loopback(host, port, variable + "=" + value);
     }
 }

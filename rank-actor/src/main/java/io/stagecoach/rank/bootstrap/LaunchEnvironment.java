@@ -44,6 +44,11 @@ public final class LaunchEnvironment
     public static final String AERON_DIR = "STAGECOACH_AERON_DIR";
     public static final String NODE = "STAGECOACH_NODE";
     public static final String LOCAL_RANK = "STAGECOACH_LOCAL_RANK";
+    /**
+     * {@code cluster} where the job's ranks run on several nodes: the rendezvous service then runs on the cluster's
+     * network, at the literal address of the node the job was submitted to, instead of on the loopback network.
+     */
+    public static final String RENDEZVOUS_SCOPE = "STAGECOACH_RENDEZVOUS_SCOPE";
 
     /**
      * The launcher a process was started by.

@@ -118,10 +118,10 @@ final class RendezvousConnector
         final InetSocketAddress server, final String jobId, final int rank, final int size)
     {
         Objects.requireNonNull(server, "server");
-        if (null == server.getAddress() || !server.getAddress().isLoopbackAddress())
+        if (null == server.getAddress())
         {
-            throw new IllegalArgumentException(
-                "the rendezvous service runs on the loopback network (127.0.0.1), not on " + server);
+            throw new IllegalArgumentException("the rendezvous service's address " + server + " is not resolved: " +
+                "it is a literal address (the loopback network's, or a node's for a job across nodes)");
         }
         if (size < 1 || rank < 0 || rank >= size)
         {

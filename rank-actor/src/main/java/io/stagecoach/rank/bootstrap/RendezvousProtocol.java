@@ -168,6 +168,34 @@ public final class RendezvousProtocol
     }
 
     /**
+     * The address of a job's rendezvous service on the cluster's network, for a job across nodes: a literal IPv4
+     * address, never a name to look up.
+     *
+     * @param host a literal IPv4 address.
+     * @param port the port.
+     * @param what names the setting the address comes from, for the message.
+     * @return the address.
+     * @throws IllegalStateException when the host is not a literal IPv4 address.
+     */
+    public static InetSocketAddress literal(final String host, final int port, final String what)
+    {
+        final byte[] octets = ipv4Octets(host);
+        if (null == octets)
+        {
+            throw new IllegalStateException(what + ": a job across nodes names its rendezvous service by a literal " +
+                "IPv4 address, not '" + host + "'");
+        }
+        try
+        {
+            return new InetSocketAddress(InetAddress.getByAddress(octets), port);
+        }
+        catch (final UnknownHostException ex)
+        {
+            throw new IllegalStateException(what + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
      * Read one line, without its terminator.
      *
      * @param in       to read from (buffered by the caller).

@@ -123,6 +123,13 @@ class LaunchEnvironmentTest
             remote);
         assertThrows(IllegalStateException.class, () -> LaunchEnvironment.from(Map.of(
             "STAGECOACH_RANK", "0", "STAGECOACH_SIZE", "1", "STAGECOACH_RENDEZVOUS", "127.0.0.1:99999")));
+        assertEquals("10.1.2.3", LaunchEnvironment.from(Map.of("STAGECOACH_RANK", "0", "STAGECOACH_SIZE", "1",
+            "STAGECOACH_RENDEZVOUS", "10.1.2.3:5000", "STAGECOACH_RENDEZVOUS_SCOPE", "cluster")).rendezvous().get()
+            .getAddress().getHostAddress());
+        final String named = assertThrows(IllegalStateException.class, () -> LaunchEnvironment.from(Map.of(
+            "STAGECOACH_RANK", "0", "STAGECOACH_SIZE", "1", "STAGECOACH_RENDEZVOUS", "node-a:5000",
+            "STAGECOACH_RENDEZVOUS_SCOPE", "cluster"))).getMessage();
+        assertTrue(named.contains("a literal IPv4 address, not 'node-a'"), named);
     }
 
     @Test
