@@ -67,7 +67,7 @@ class ControlServerTest
     }
 
     @Test
-    void shouldCloseARequestLongerThan4KibWithOneErrorLine(@TempDir final Path folder) throws IOException
+    void shouldCloseARequestLongerThanTheLimitWithOneErrorLine(@TempDir final Path folder) throws IOException
     {
         final Path socket = StateFolder.prepare(folder, false);
         try (ControlServer server = ControlServer.open(socket, false, request -> "ok", ControlServer.IDLE_TIMEOUT);
@@ -76,8 +76,61 @@ class ControlServerTest
             assertEquals(socket, server.socket());
             assertEquals("ok", request(connection, "x".repeat(ControlServer.MAX_REQUEST_BYTES)));
             connection.send("y".repeat(ControlServer.MAX_REQUEST_BYTES + 1));
-            assertEquals("error: request longer than 4096 bytes", connection.readLine());
+            assertEquals("error: request longer than 262144 bytes", connection.readLine());
             assertNull(connection.readLine(), "then closed");
+        }
+    }
+
+    @Test
+    void shouldStreamAnAnswerFromAnotherThreadWithoutIdleTimeoutAndTellWhenTheClientGoes(@TempDir final Path folder)
+        throws Exception
+    {
+        final Path socket = StateFolder.prepare(folder, false);
+        final java.util.concurrent.CountDownLatch gone = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.atomic.AtomicReference<ControlStream> streams =
+            new java.util.concurrent.atomic.AtomicReference<>();
+        final ControlRequests requests = new ControlRequests()
+        {
+            public String answer(final String request)
+            {
+                return "single " + request;
+            }
+
+            public boolean stream(final String request, final ControlStream stream)
+            {
+                if (!request.startsWith("follow"))
+                {
+                    return false;
+                }
+                stream.onClientGone(gone::countDown);
+                streams.set(stream);
+                new Thread(() ->
+                {
+                    stream.send("first");
+                    stream.send("second\nline");
+                }).start();
+                return true;
+            }
+        };
+        try (ControlServer server = ControlServer.open(socket, false, requests, Duration.ofMillis(300)))
+        {
+            try (Connection connection = new Connection(socket))
+            {
+                assertEquals("single ping", request(connection, "ping"));
+                assertEquals("first", request(connection, "follow"));
+                assertEquals("second line", connection.readLine());
+                Thread.sleep(700);
+                streams.get().send("after the idle timeout");
+                assertEquals("after the idle timeout", connection.readLine());
+            }
+            assertTrue(gone.await(5, java.util.concurrent.TimeUnit.SECONDS), "told that the client went away");
+            try (Connection connection = new Connection(socket))
+            {
+                assertEquals("first", request(connection, "follow"));
+                assertEquals("second line", connection.readLine());
+                streams.get().close();
+                assertNull(connection.readLine(), "closed by the answer");
+            }
         }
     }
 
