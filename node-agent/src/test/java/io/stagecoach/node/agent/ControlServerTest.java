@@ -114,6 +114,7 @@ class ControlServerTest
         };
         try (ControlServer server = ControlServer.open(socket, false, requests, Duration.ofMillis(300)))
         {
+            assertEquals(socket, server.socket());
             try (Connection connection = new Connection(socket))
             {
                 assertEquals("single ping", request(connection, "ping"));

@@ -110,6 +110,35 @@ final class AgentJobsSystemTest
 
     @Test
     @Order(2)
+    void shouldDeliverTenThousandMessagesInOrderAndUnchangedAcrossALinkThatDropsFivePercent() throws Exception
+    {
+        TestNetwork.requireCommand("nft", "nftables");
+        final String table = "sctest" + ProcessHandle.current().pid();
+        network.dropPercent(1, table, 5);
+        try
+        {
+            final Path out = temp.resolve("lossy-job.out");
+            final Process job = start(network.inNode(0, runCommand("node-a:1,node-b:1", 2,
+                SequenceRank.class.getName(), "5000", "16384")), out);
+            assertTrue(job.waitFor(240, TimeUnit.SECONDS), () -> "the job did not end in 240 s:\n" + read(out));
+            final String output = read(out);
+            assertEquals(0, job.exitValue(), output);
+            assertTrue(output.contains("SEQUENCE from 0 received=5000 wrong=0") &&
+                output.contains("SEQUENCE from 1 received=5000 wrong=0"), output);
+            final String dropped = TestNetwork.run(network.inNode(1, List.of("nft", "list", "table", "inet",
+                table)).toArray(String[]::new));
+            assertTrue(dropped.matches("(?s).*packets [1-9]\\d* bytes.*"), "nothing was dropped:\n" + dropped);
+            System.out.println("5% loss: " + output.lines().filter(line -> line.startsWith("SEQUENCE"))
+                .toList() + "\n" + dropped);
+        }
+        finally
+        {
+            network.removeTable(1, table);
+        }
+    }
+
+    @Test
+    @Order(3)
     void shouldFailTheJobWithinFiveSecondsNamingTheNodeWhoseAgentDied() throws Exception
     {
         final Path out = temp.resolve("failing-job.out");
@@ -157,11 +186,17 @@ final class AgentJobsSystemTest
 
     private static List<String> runCommand(final String hosts, final String... arguments)
     {
+        final List<String> all = new ArrayList<>(List.of(AllPairsRank.class.getName()));
+        all.addAll(List.of(arguments));
+        return runCommand(hosts, 4, all.toArray(String[]::new));
+    }
+
+    private static List<String> runCommand(final String hosts, final int size, final String... program)
+    {
         final List<String> command = java();
-        command.addAll(List.of(StagecoachCommand.class.getName(), "run", "-n", "4", "-H", hosts,
-            "--oversubscribe", "--agent-state", states[0].toString(), "--timeout", "200",
-            AllPairsRank.class.getName()));
-        command.addAll(List.of(arguments));
+        command.addAll(List.of(StagecoachCommand.class.getName(), "run", "-n", Integer.toString(size), "-H", hosts,
+            "--oversubscribe", "--agent-state", states[0].toString(), "--timeout", "200"));
+        command.addAll(List.of(program));
         return command;
     }
 

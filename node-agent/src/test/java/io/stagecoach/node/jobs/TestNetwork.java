@@ -122,6 +122,70 @@ final class TestNetwork implements AutoCloseable
         return pids;
     }
 
+    /**
+     * Drops a share of the packets that enter and leave a node, chosen at random (nftables' numgen), whatever their
+     * protocol.
+     *
+     * @param node    from 0.
+     * @param table   a name for the rules' table.
+     * @param percent how many in a hundred.
+     */
+    void dropPercent(final int node, final String table, final int percent) throws IOException, InterruptedException
+    {
+        final String ns = namespace(node);
+        run("ip", "netns", "exec", ns, "nft", "add", "table", "inet", table);
+        for (final String hook : List.of("input", "output"))
+        {
+            run("ip", "netns", "exec", ns, "nft", "add", "chain", "inet", table, hook,
+                "{ type filter hook " + hook + " priority 0 ; }");
+            run("ip", "netns", "exec", ns, "nft", "add", "rule", "inet", table, hook, "meta", "iifname", "!=", "lo",
+                "meta", "oifname", "!=", "lo", "numgen", "random", "mod", "100", "<", Integer.toString(percent),
+                "counter", "drop");
+        }
+    }
+
+    void removeTable(final int node, final String table)
+    {
+        try
+        {
+            run("ip", "netns", "exec", namespace(node), "nft", "delete", "table", "inet", table);
+        }
+        catch (final IOException | InterruptedException ex)
+        {
+            System.err.println("could not delete nftables table " + table + ": " + ex.getMessage());
+        }
+    }
+
+    /**
+     * Installs a Debian package where its command is missing.
+     *
+     * @param command the command the test needs.
+     * @param debianPackage the package that brings it.
+     */
+    static void requireCommand(final String command, final String debianPackage)
+        throws IOException, InterruptedException
+    {
+        if (0 == new ProcessBuilder("sh", "-c", "command -v " + command).start().waitFor())
+        {
+            return;
+        }
+        final ProcessBuilder install = new ProcessBuilder("apt-get", "install", "-y", "-q", "--no-install-recommends",
+            debianPackage).redirectErrorStream(true);
+        install.environment().put("DEBIAN_FRONTEND", "noninteractive");
+        Process process = install.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0)
+        {
+            run("apt-get", "update", "-q");
+            process = install.start();
+            output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (process.waitFor() != 0)
+            {
+                throw new IOException("could not install " + debianPackage + " for " + command + ": " + output);
+            }
+        }
+    }
+
     public void close()
     {
         for (final String namespace : namespaces)
