@@ -160,6 +160,16 @@ public record AgentSettings(String nodeName, String host, int port, List<SeedAdd
     }
 
     /**
+     * @return whether this agent may run ranks of jobs: only with the cluster's key (TLS), so that a process without
+     * it can neither join nor submit, or where Artery binds the loopback network (agents of one machine, for tests).
+     */
+    public boolean runsJobs()
+    {
+        return null != clusterKey || "localhost".equalsIgnoreCase(host) || host.startsWith("127.") ||
+            "::1".equals(host) || "[::1]".equals(host);
+    }
+
+    /**
      * @return this agent's own address as a seed would name it.
      */
     public SeedAddress selfAddress()

@@ -90,6 +90,11 @@ public final class NodeAgent
             services.close();
             throw ex;
         }
+        if (!settings.runsJobs())
+        {
+            LOG.warn("node {}: no cluster key (tls) on {}: this agent runs no jobs", settings.nodeName(),
+                settings.host());
+        }
         LOG.info("agent of node {} at {}, {} GPU(s), seeds {}, control socket {}", settings.nodeName(),
             settings.selfAddress(), settings.gpus(), settings.seeds(), socket);
         return agent;

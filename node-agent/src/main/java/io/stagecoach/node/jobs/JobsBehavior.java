@@ -50,6 +50,9 @@ public final class JobsBehavior
     static final Duration LISTING_WAIT = Duration.ofSeconds(10);
 
     private static final Logger LOG = LoggerFactory.getLogger(JobsBehavior.class);
+    private static final String NO_KEY = "this agent runs no jobs: it talks plain TCP on a network address, where " +
+        "anyone who reaches its port could join and start ranks; give it the cluster's key (tls.key-store, " +
+        "tls.password-file)";
 
     private final ActorContext<Command> context;
     private final AgentSettings settings;
@@ -127,6 +130,12 @@ public final class JobsBehavior
 
     private Behavior<Command> onSubmit(final Submit submit, final long deadlineNs)
     {
+        if (!settings.runsJobs())
+        {
+            submit.client().send("error: " + NO_KEY);
+            submit.client().close();
+            return Behaviors.same();
+        }
         final JobRequest request = submit.request();
         final List<NodeOfJob> nodes;
         try
@@ -216,6 +225,11 @@ public final class JobsBehavior
     private Behavior<Command> onStartPart(final StartPart start)
     {
         final String jobId = start.jobId();
+        if (!settings.runsJobs())
+        {
+            start.coordinator().tell(new JobCoordinator.PartEnded(settings.nodeName(), 1, NO_KEY));
+            return Behaviors.same();
+        }
         if (parts.contains(jobId))
         {
             return Behaviors.same();

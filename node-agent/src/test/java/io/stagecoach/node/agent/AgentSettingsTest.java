@@ -67,6 +67,16 @@ class AgentSettingsTest
         assertEquals("the password", key.password());
         assertFalse(key.toString().contains("the password"), key.toString());
         assertEquals(null, parse(VALID, 0).clusterKey());
+        assertTrue(parse(tls, 0).runsJobs(), "with the key on a network address");
+        assertFalse(parse(VALID, 0).runsJobs(), "without the key on a network address");
+        assertTrue(parse(VALID.replace("host = \"10.0.0.1\"", "host = \"127.0.0.1\""), 0).runsJobs(),
+            "without the key on the loopback network");
+        assertEquals(new JobSettings(40100, "nvidia-cuda-mps-control", "keep-majority", 2000), parse(VALID, 0).jobs());
+        assertEquals(new JobSettings(45000, "off", "keep-oldest", 5000), parse(VALID.replace("gpus = 4",
+            "gpus = 4\n  ranks.udp-port-base = 45000\n  mps.control = off\n  downing { strategy = keep-oldest, " +
+            "stable-after-ms = 5000 }"), 0).jobs());
+        assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  downing.strategy = auto-down"),
+            "stagecoach.agent.downing.strategy = auto-down is refused: it must be keep-majority or keep-oldest");
 
         Files.setPosixFilePermissions(store, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
         assertRefused(tls, "stagecoach.agent.tls.key-store = " + store + " is refused: it must be a file only its " +
