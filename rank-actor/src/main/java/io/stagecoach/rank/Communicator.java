@@ -2,6 +2,7 @@ package io.stagecoach.rank;
 
 import java.nio.ByteBuffer;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import io.stagecoach.device.Allocation;
 import io.stagecoach.device.DeviceRuntime;
@@ -10,7 +11,9 @@ import io.stagecoach.device.MemoryType;
 import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.datatype.CompiledType;
 import io.stagecoach.protocol.datatype.Datatype;
+import io.stagecoach.rank.engine.ArrivalListener;
 import io.stagecoach.rank.engine.AwaitIdler;
+import io.stagecoach.rank.engine.EngineCommand;
 import io.stagecoach.rank.engine.ProgressEngine;
 import io.stagecoach.rank.engine.ReceiveOperation;
 import io.stagecoach.rank.engine.SendOperation;
@@ -41,10 +44,6 @@ public final class Communicator implements AutoCloseable
     public static final int ANY_TAG = -1;
 
     static final int WORLD_CONTEXT = 0;
-
-    private static final int BYTE_BUFFER = 0;
-    private static final int ADDRESS = 1;
-    private static final int ALLOCATION = 2;
 
     private final ProgressEngine engine;
     private final RankRuntime runtime;
@@ -119,7 +118,7 @@ public final class Communicator implements AutoCloseable
     public Request isend(
         final ByteBuffer buffer, final long count, final Datatype type, final int destination, final int tag)
     {
-        return send("isend", false, BYTE_BUFFER, buffer, 0, 0, null, count, type, destination, tag);
+        return send("isend", false, DataBuffer.of(buffer), count, type, destination, tag, null);
     }
 
     /**
@@ -142,7 +141,7 @@ public final class Communicator implements AutoCloseable
         final int destination,
         final int tag)
     {
-        return send("isend", false, ADDRESS, null, address, capacityBytes, null, count, type, destination, tag);
+        return send("isend", false, DataBuffer.of(address, capacityBytes), count, type, destination, tag, null);
     }
 
     /**
@@ -158,7 +157,7 @@ public final class Communicator implements AutoCloseable
     public Request isend(
         final Allocation buffer, final long count, final Datatype type, final int destination, final int tag)
     {
-        return send("isend", false, ALLOCATION, null, 0, 0, buffer, count, type, destination, tag);
+        return send("isend", false, DataBuffer.of(buffer), count, type, destination, tag, null);
     }
 
     /**
@@ -175,7 +174,7 @@ public final class Communicator implements AutoCloseable
     public Request issend(
         final ByteBuffer buffer, final long count, final Datatype type, final int destination, final int tag)
     {
-        return send("issend", true, BYTE_BUFFER, buffer, 0, 0, null, count, type, destination, tag);
+        return send("issend", true, DataBuffer.of(buffer), count, type, destination, tag, null);
     }
 
     /**
@@ -191,7 +190,7 @@ public final class Communicator implements AutoCloseable
     public Request irecv(
         final ByteBuffer buffer, final long count, final Datatype type, final int source, final int tag)
     {
-        return receive(BYTE_BUFFER, buffer, 0, 0, null, count, type, source, tag);
+        return receive(DataBuffer.of(buffer), count, type, source, tag, null);
     }
 
     /**
@@ -209,7 +208,7 @@ public final class Communicator implements AutoCloseable
         final long address, final long capacityBytes, final long count, final Datatype type, final int source,
         final int tag)
     {
-        return receive(ADDRESS, null, address, capacityBytes, null, count, type, source, tag);
+        return receive(DataBuffer.of(address, capacityBytes), count, type, source, tag, null);
     }
 
     /**
@@ -225,7 +224,7 @@ public final class Communicator implements AutoCloseable
     public Request irecv(
         final Allocation buffer, final long count, final Datatype type, final int source, final int tag)
     {
-        return receive(ALLOCATION, null, 0, 0, buffer, count, type, source, tag);
+        return receive(DataBuffer.of(buffer), count, type, source, tag, null);
     }
 
     /**
@@ -467,68 +466,149 @@ public final class Communicator implements AutoCloseable
         return runtime;
     }
 
+    /**
+     * Starts a send whose completion a listener is told of, for a thread that must not wait or run other threads'
+     * work (an actor's): see {@link #post}.
+     */
+    Request isend(
+        final DataBuffer buffer, final long count, final Datatype type, final int destination, final int tag,
+        final CompletionListener listener)
+    {
+        return send("isend", false, buffer, count, type, destination, tag, listener);
+    }
+
+    /**
+     * Starts a receive whose completion a listener is told of, for a thread that must not wait or run other threads'
+     * work (an actor's): see {@link #post}.
+     */
+    Request irecv(
+        final DataBuffer buffer, final long count, final Datatype type, final int source, final int tag,
+        final CompletionListener listener)
+    {
+        return receive(buffer, count, type, source, tag, listener);
+    }
+
+    /**
+     * MPI_Iprobe for a thread that must not wait for the engine: the answer comes to {@code answer} once the probe ran
+     * ({@link ProgressEngine#probe(int, int, int, java.util.function.Consumer)}).
+     *
+     * @throws InvalidArgumentException naming a bad source or tag.
+     * @throws StagecoachException      after {@link #close()}.
+     */
+    void iprobe(final int source, final int tag, final Consumer<Status> answer)
+    {
+        checkOpen();
+        checkSource(source);
+        checkTag(tag, true);
+        engine.probe(source, tag, WORLD_CONTEXT, answer);
+    }
+
+    /**
+     * Tells the listener of every message with this tag (or any, for {@link #ANY_TAG}) that arrives before a receive
+     * matches it, and of those held when the watch starts.
+     *
+     * @throws InvalidArgumentException naming a bad tag.
+     * @throws StagecoachException      after {@link #close()}.
+     */
+    void watchArrivals(final int tag, final ArrivalListener listener)
+    {
+        checkOpen();
+        checkTag(tag, true);
+        engine.watchArrivals(tag, WORLD_CONTEXT, listener);
+    }
+
+    void unwatchArrivals(final ArrivalListener listener)
+    {
+        engine.unwatchArrivals(listener);
+    }
+
     private Request send(
         final String operation,
         final boolean synchronous,
-        final int form,
-        final ByteBuffer byteBuffer,
-        final long address,
-        final long capacityBytes,
-        final Allocation allocation,
+        final DataBuffer data,
         final long count,
         final Datatype type,
         final int destination,
-        final int tag)
+        final int tag,
+        final CompletionListener listener)
     {
-        final Request request = new Request(engine, operation, destination, tag, count, type);
+        final Request request = new Request(engine, operation, destination, tag, count, type, listener);
         try
         {
             checkOpen();
             checkDestination(destination);
             checkTag(tag, false);
             final CompiledType compiled = compiled(type, count);
-            final MessageBuffer buffer = resolve(form, byteBuffer, address, capacityBytes, allocation, compiled,
-                count, type, "send", false);
+            final MessageBuffer buffer = resolve(data, compiled, count, type, "send", false);
             final SignatureEntry signature = signatures.lookup(type, count);
-            engine.submit(new SendOperation(request, destination, tag, WORLD_CONTEXT, synchronous, buffer, count,
-                compiled, signature));
+            post(new SendOperation(request, destination, tag, WORLD_CONTEXT, synchronous, buffer, count, compiled,
+                signature), buffer, compiled.packSize(count), listener);
         }
         catch (final RuntimeException ex)
         {
-            request.complete(Status.failed(destination, tag, ex));
+            failAtOnce(request, Status.failed(destination, tag, ex));
         }
         return request;
     }
 
     private Request receive(
-        final int form,
-        final ByteBuffer byteBuffer,
-        final long address,
-        final long capacityBytes,
-        final Allocation allocation,
+        final DataBuffer data,
         final long count,
         final Datatype type,
         final int source,
-        final int tag)
+        final int tag,
+        final CompletionListener listener)
     {
-        final Request request = new Request(engine, "irecv", source, tag, count, type);
+        final Request request = new Request(engine, "irecv", source, tag, count, type, listener);
         try
         {
             checkOpen();
             checkSource(source);
             checkTag(tag, true);
             final CompiledType compiled = compiled(type, count);
-            final MessageBuffer buffer = resolve(form, byteBuffer, address, capacityBytes, allocation, compiled,
-                count, type, "receive", true);
+            final MessageBuffer buffer = resolve(data, compiled, count, type, "receive", true);
             final SignatureEntry signature = signatures.lookup(type, count);
-            engine.submit(new ReceiveOperation(request, source, tag, WORLD_CONTEXT, buffer, count, compiled,
-                signature));
+            post(new ReceiveOperation(request, source, tag, WORLD_CONTEXT, buffer, count, compiled, signature),
+                buffer, compiled.packSize(count), listener);
         }
         catch (final RuntimeException ex)
         {
-            request.complete(Status.failed(source, tag, ex));
+            failAtOnce(request, Status.failed(source, tag, ex));
         }
         return request;
+    }
+
+    /**
+     * Hands a request's operation to the engine. Without a listener the posting thread runs it when the engine is
+     * free, as any thread may. With one, the thread is an actor's: it runs the operation on the spot only when the
+     * work is small and bounded, host memory within the eager threshold (one eager message, or a receive that copies
+     * at most that many bytes), and only when no other thread's command waits; device memory (whose staging may wait
+     * for the device) and larger messages go to the progress thread.
+     */
+    private void post(
+        final EngineCommand operation, final MessageBuffer buffer, final long packedBytes,
+        final CompletionListener listener)
+    {
+        if (listener == null)
+        {
+            engine.submit(operation);
+        }
+        else if (!buffer.isDevice() && packedBytes <= engine.eagerThresholdBytes())
+        {
+            engine.submitAlone(operation);
+        }
+        else
+        {
+            engine.enqueue(operation);
+        }
+    }
+
+    private static void failAtOnce(final Request request, final Status failure)
+    {
+        if (request.complete(failure))
+        {
+            request.completeStage(failure);
+        }
     }
 
     private void checkOpen()
@@ -580,11 +660,7 @@ public final class Communicator implements AutoCloseable
     }
 
     private MessageBuffer resolve(
-        final int form,
-        final ByteBuffer byteBuffer,
-        final long address,
-        final long capacityBytes,
-        final Allocation allocation,
+        final DataBuffer data,
         final CompiledType compiled,
         final long count,
         final Datatype type,
@@ -592,17 +668,21 @@ public final class Communicator implements AutoCloseable
         final boolean writable)
     {
         final MessageBuffer buffer;
-        if (form == BYTE_BUFFER)
+        if (data instanceof DataBuffer.Host host)
         {
-            buffer = fromByteBuffer(requireBuffer(byteBuffer, role, "a ByteBuffer"), role, writable);
+            buffer = fromByteBuffer(requireBuffer(host.buffer(), role, "a ByteBuffer"), role, writable);
         }
-        else if (form == ALLOCATION)
+        else if (data instanceof DataBuffer.Allocated allocated)
         {
-            buffer = fromAllocation(requireBuffer(allocation, role, "an Allocation"), role);
+            buffer = fromAllocation(requireBuffer(allocated.allocation(), role, "an Allocation"), role);
+        }
+        else if (data instanceof DataBuffer.Raw raw)
+        {
+            buffer = fromAddress(raw.address(), raw.capacityBytes(), role);
         }
         else
         {
-            buffer = fromAddress(address, capacityBytes, role);
+            throw badBuffer(role + " buffer is null (a DataBuffer was expected)");
         }
         checkFits(buffer, compiled, count, type, role);
         return buffer;

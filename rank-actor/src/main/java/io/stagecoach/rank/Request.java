@@ -51,6 +51,7 @@ public final class Request extends CompletionStageAdapter<Status>
     private final int tag;
     private final long count;
     private final Datatype type;
+    private final CompletionListener listener;
     private volatile Status status;
     private volatile Thread waiter;
     private volatile CompletableFuture<Status> future;
@@ -63,12 +64,33 @@ public final class Request extends CompletionStageAdapter<Status>
         final long count,
         final Datatype type)
     {
+        this(engine, operation, peer, tag, count, type, null);
+    }
+
+    /**
+     * A request whose completion a listener is told of: no thread waits on it, so the engine counts it as background
+     * work from here to its completion ({@link ProgressEngine#backgroundRequest(int)}).
+     */
+    Request(
+        final ProgressEngine engine,
+        final String operation,
+        final int peer,
+        final int tag,
+        final long count,
+        final Datatype type,
+        final CompletionListener listener)
+    {
         this.engine = engine;
         this.operation = operation;
         this.peer = peer;
         this.tag = tag;
         this.count = count;
         this.type = type;
+        this.listener = listener;
+        if (listener != null && engine != null)
+        {
+            engine.backgroundRequest(1);
+        }
     }
 
     /**
@@ -272,20 +294,20 @@ public final class Request extends CompletionStageAdapter<Status>
             final Status done = status;
             if (done != null)
             {
-                completeStage(done);
+                completeFuture(current, done);
             }
         }
         return current;
     }
 
     /**
-     * Completes the request. Dependent stage actions are not run here: the caller runs
+     * Completes the request. Dependent stage actions and the listener are not run here: the caller runs
      * {@link #completeStage(Status)} once it holds no lock, when this returns true.
      * <p>
      * Public for the progress engine ({@code io.stagecoach.rank.engine}); applications do not call it.
      *
      * @param outcome the status, with an error for a failure.
-     * @return true when a completion stage awaits {@link #completeStage(Status)}.
+     * @return true when a completion stage or a listener awaits {@link #completeStage(Status)}.
      */
     public boolean complete(final Status outcome)
     {
@@ -299,11 +321,12 @@ public final class Request extends CompletionStageAdapter<Status>
         {
             java.util.concurrent.locks.LockSupport.unpark(parked);
         }
-        return future != null;
+        return future != null || listener != null;
     }
 
     /**
-     * Runs the dependent actions of the request's completion stage, if it has one, with the outcome.
+     * Tells the listener, if the request has one, and runs the dependent actions of the request's completion stage, if
+     * it has one, with the outcome; called once, by whoever completed the request.
      * <p>
      * Public for the progress engine ({@code io.stagecoach.rank.engine}); applications do not call it.
      *
@@ -311,17 +334,30 @@ public final class Request extends CompletionStageAdapter<Status>
      */
     public void completeStage(final Status outcome)
     {
+        if (listener != null)
+        {
+            if (engine != null)
+            {
+                engine.backgroundRequest(-1);
+            }
+            listener.onComplete(outcome);
+        }
         final CompletableFuture<Status> current = future;
         if (current != null)
         {
-            if (outcome.error() != null)
-            {
-                current.completeExceptionally(outcome.error());
-            }
-            else
-            {
-                current.complete(outcome);
-            }
+            completeFuture(current, outcome);
+        }
+    }
+
+    private static void completeFuture(final CompletableFuture<Status> current, final Status outcome)
+    {
+        if (outcome.error() != null)
+        {
+            current.completeExceptionally(outcome.error());
+        }
+        else
+        {
+            current.complete(outcome);
         }
     }
 

@@ -42,6 +42,11 @@ public final class AwaitIdler
         this.maxParkNs = maxParkNs;
     }
 
+    /**
+     * @param workCount of the last duty cycle.
+     * @param request   the request waited on, whose completion unparks this thread; null for the progress thread,
+     *                  which is woken by new commands only.
+     */
     public void idle(final int workCount, final Request request)
     {
         if (workCount > 0)
@@ -88,6 +93,12 @@ public final class AwaitIdler
 
     private void park(final Request request)
     {
+        if (request == null)
+        {
+            LockSupport.parkNanos(this, parkNs);
+            parkNs = Math.min(parkNs << 1, maxParkNs);
+            return;
+        }
         request.waiter(Thread.currentThread());
         if (!request.isDone())
         {

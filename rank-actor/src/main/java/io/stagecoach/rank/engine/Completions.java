@@ -6,12 +6,14 @@ import io.stagecoach.rank.Request;
 import io.stagecoach.rank.Status;
 
 /**
- * Completes requests under the progress lock and holds those whose completion stage has dependent actions to run:
- * they run after the lock is released, on the completing thread, so that user code never runs inside the engine.
+ * Completes requests under the progress lock and holds what must run once it is released: the requests whose
+ * completion stage has dependent actions or a listener, and the notices of arrivals and probes. They run after the
+ * lock is released, on the completing thread, so that user code never runs inside the engine.
  */
 final class Completions
 {
     private final ArrayList<Request> stagesToComplete = new ArrayList<>();
+    private final ArrayList<Runnable> notices = new ArrayList<>();
 
     void completeReceive(final ReceiveOperation receive)
     {
@@ -38,11 +40,19 @@ final class Completions
     }
 
     /**
-     * @return true when no completion stage waits to run.
+     * @param notice to run once the lock is released, after the completions before it; must not block.
+     */
+    void afterRelease(final Runnable notice)
+    {
+        notices.add(notice);
+    }
+
+    /**
+     * @return true when nothing waits to run.
      */
     boolean isEmpty()
     {
-        return stagesToComplete.isEmpty();
+        return stagesToComplete.isEmpty() && notices.isEmpty();
     }
 
     /**
@@ -55,5 +65,21 @@ final class Completions
         final Request[] completed = stagesToComplete.toArray(new Request[0]);
         stagesToComplete.clear();
         return completed;
+    }
+
+    /**
+     * Takes the notices that must run once the lock is released.
+     *
+     * @return them, in the order given; null when there are none.
+     */
+    Runnable[] takeNotices()
+    {
+        if (notices.isEmpty())
+        {
+            return null;
+        }
+        final Runnable[] taken = notices.toArray(new Runnable[0]);
+        notices.clear();
+        return taken;
     }
 }

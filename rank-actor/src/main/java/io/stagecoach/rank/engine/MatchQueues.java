@@ -15,6 +15,7 @@ import io.stagecoach.rank.Request;
  */
 final class MatchQueues
 {
+    private final ArrivalWatches arrivals;
     private ReceiveOperation postedHead;
     private ReceiveOperation postedTail;
     private int postedCount;
@@ -23,6 +24,19 @@ final class MatchQueues
     private UnexpectedMessage unexpectedTail;
     private int unexpectedCount;
     private long unexpectedBytes;
+
+    MatchQueues()
+    {
+        this(null);
+    }
+
+    /**
+     * @param arrivals told of each message the unexpected queue takes in, or null.
+     */
+    MatchQueues(final ArrivalWatches arrivals)
+    {
+        this.arrivals = arrivals;
+    }
 
     void post(final ReceiveOperation receive)
     {
@@ -130,6 +144,21 @@ final class MatchQueues
         unexpectedTail = message;
         unexpectedCount++;
         unexpectedBytes += message.payload == null ? 0 : message.payload.length;
+        if (arrivals != null)
+        {
+            arrivals.arrived(message);
+        }
+    }
+
+    /**
+     * Hands every unexpected message held to the consumer, in arrival order, leaving them held.
+     */
+    void forEachUnexpected(final Consumer<UnexpectedMessage> to)
+    {
+        for (UnexpectedMessage message = unexpectedHead; message != null; message = message.next)
+        {
+            to.accept(message);
+        }
     }
 
     /**

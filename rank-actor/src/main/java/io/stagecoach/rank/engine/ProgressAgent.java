@@ -40,7 +40,9 @@ public final class ProgressAgent implements Agent
     /**
      * The progress thread's idling: backs off to parks of at most {@code maxParkNs} while it is the one driving the
      * engine, and sleeps {@link #STAND_ASIDE_PARK_NS} while a waiting thread drives it: a waiter needs no help, and
-     * every wake-up of this thread takes a core from the waiter or from its peer on a small machine.
+     * every wake-up of this thread takes a core from the waiter or from its peer on a small machine. While requests
+     * that no thread waits on are in flight (those of the messaging actor), it idles as a waiting thread would
+     * ({@code stagecoach.idle}), since it is the one that completes them.
      *
      * @param maxParkNs longest park while this thread drives the engine.
      * @return the idle strategy for the progress thread's runner.
@@ -48,6 +50,7 @@ public final class ProgressAgent implements Agent
     public IdleStrategy idleStrategy(final long maxParkNs)
     {
         final BackoffIdleStrategy backoff = new BackoffIdleStrategy(10, 20, 1_000, maxParkNs);
+        final AwaitIdler waiting = engine.newIdler();
         return new IdleStrategy()
         {
             public void idle(final int workCount)
@@ -56,6 +59,11 @@ public final class ProgressAgent implements Agent
                 {
                     backoff.reset();
                     LockSupport.parkNanos(STAND_ASIDE_PARK_NS);
+                }
+                else if (engine.hasBackgroundRequests())
+                {
+                    backoff.reset();
+                    waiting.idle(workCount, null);
                 }
                 else
                 {

@@ -49,9 +49,10 @@ public final class ProgressEngine implements TransportListener, CommandSink
     private final int size;
     private final EngineSettings settings;
     private final DevicePath device;
-    private final MatchQueues queues = new MatchQueues();
     private final Transfers transfers = new Transfers();
     private final Completions completions = new Completions();
+    private final ArrivalWatches arrivals = new ArrivalWatches(completions);
+    private final MatchQueues queues = new MatchQueues(arrivals);
     private final ProgressLock lock = new ProgressLock(completions);
     private final PeerProcesses processes;
     private final PeerLiveness liveness;
@@ -60,6 +61,7 @@ public final class ProgressEngine implements TransportListener, CommandSink
     private final Inbound inbound;
     private final ManyToOneConcurrentLinkedQueue<EngineCommand> commands = new ManyToOneConcurrentLinkedQueue<>();
     private final AtomicInteger activeWaiters = new AtomicInteger();
+    private final AtomicInteger backgroundRequests = new AtomicInteger();
     private final HostBufferPool hostBuffers;
     private AeronTransport transport;
     private long dutyCycles;
@@ -148,6 +150,14 @@ public final class ProgressEngine implements TransportListener, CommandSink
         return closed;
     }
 
+    /**
+     * @return the largest packed message sent eagerly.
+     */
+    public int eagerThresholdBytes()
+    {
+        return settings.eagerThresholdBytes();
+    }
+
     public AwaitIdler newIdler()
     {
         return new AwaitIdler(settings.idleMode(), settings.awaitMaxParkNs());
@@ -189,6 +199,34 @@ public final class ProgressEngine implements TransportListener, CommandSink
                 lock.unlock();
             }
         }
+    }
+
+    /**
+     * Runs a command on the calling thread only when no other thread drives the engine and no command waits before
+     * it, and otherwise queues it for the thread that drives the engine next, waking the progress thread: for an
+     * actor's thread, which may run a small command of its own (an eager send, the post of a small receive in host
+     * memory) but never the work of another thread.
+     *
+     * @param command to run in order with all other commands.
+     */
+    public void submitAlone(final EngineCommand command)
+    {
+        if (commands.isEmpty() && lock.tryLock())
+        {
+            try
+            {
+                if (liveness.isAttached() && commands.isEmpty())
+                {
+                    run(command);
+                    return;
+                }
+            }
+            finally
+            {
+                lock.unlock();
+            }
+        }
+        enqueue(command);
     }
 
     public void enqueue(final EngineCommand command)
@@ -296,6 +334,26 @@ public final class ProgressEngine implements TransportListener, CommandSink
     }
 
     /**
+     * A request that no thread waits on, whose completion a listener is told of, starts (+1) or completes (-1): while
+     * there are such requests the progress thread drives them, idling as a waiting thread does rather than backing off
+     * to long parks.
+     *
+     * @param delta +1 or -1.
+     */
+    public void backgroundRequest(final int delta)
+    {
+        backgroundRequests.addAndGet(delta);
+    }
+
+    /**
+     * @return true while requests that only the progress thread drives are in flight.
+     */
+    boolean hasBackgroundRequests()
+    {
+        return backgroundRequests.get() > 0;
+    }
+
+    /**
      * @return true once every rank is reachable both ways, or gone (reported dead before it connected).
      */
     public boolean isWiredUp()
@@ -336,6 +394,41 @@ public final class ProgressEngine implements TransportListener, CommandSink
         {
             lock.unlock();
         }
+    }
+
+    /**
+     * MPI_Iprobe without waiting for the engine: the answer, the envelope of the earliest unexpected message that
+     * matches (null when none does) or a failed status (a gone source), is given to {@code answer} on the thread that
+     * runs the probe, once it released the engine. The probe runs on the calling thread when the engine is free
+     * ({@link #submitAlone}), otherwise in the next duty cycle; it sees the messages the engine has taken in.
+     *
+     * @param answer told the answer once; must not block.
+     */
+    public void probe(final int source, final int tag, final int contextId, final Consumer<Status> answer)
+    {
+        submitAlone(locked -> locked.answerProbe(source, tag, contextId, answer));
+    }
+
+    /**
+     * Starts telling {@code listener} of every unexpected message with this tag (or any, for
+     * {@link io.stagecoach.rank.Communicator#ANY_TAG}) and context: first those held when the watch starts, then each
+     * as it arrives. The watch starts in the next duty cycle, or on the calling thread when the engine is free.
+     *
+     * @param listener told of each, on the thread that drove the engine once it released the engine.
+     */
+    public void watchArrivals(final int tag, final int contextId, final ArrivalListener listener)
+    {
+        submitAlone(locked -> locked.arrivals.add(listener, tag, contextId, locked.queues));
+    }
+
+    /**
+     * Stops the watches of a listener; an arrival told before may still be on its way to it.
+     *
+     * @param listener as given to {@link #watchArrivals}.
+     */
+    public void unwatchArrivals(final ArrivalListener listener)
+    {
+        submitAlone(locked -> locked.arrivals.remove(listener));
     }
 
     /**
@@ -392,6 +485,21 @@ public final class ProgressEngine implements TransportListener, CommandSink
     }
 
     // --- commands ------------------------------------------------------------------------------------------------
+
+    private void answerProbe(final int source, final int tag, final int contextId, final Consumer<Status> answer)
+    {
+        Status found;
+        try
+        {
+            found = delivery.probe(source, tag, contextId);
+        }
+        catch (final RuntimeException ex)
+        {
+            found = Status.failed(source, tag, ex);
+        }
+        final Status answered = found;
+        completions.afterRelease(() -> answer.accept(answered));
+    }
 
     void postSend(final SendOperation send)
     {

@@ -6,8 +6,8 @@ import io.stagecoach.rank.Request;
 
 /**
  * The progress lock of an engine: only ever tried ({@code compareAndSet}), never waited on, except by a user thread
- * that must have it (closing, probing) and spins. Releasing it runs the dependent actions of the requests completed
- * under it, after the release, on the releasing thread.
+ * that must have it (closing, probing) and spins. Releasing it runs the dependent actions and listeners of the
+ * requests completed under it, and the notices given under it, after the release, on the releasing thread.
  */
 final class ProgressLock
 {
@@ -50,7 +50,8 @@ final class ProgressLock
     }
 
     /**
-     * Releases the lock, then completes the stages of the requests completed while it was held.
+     * Releases the lock, then completes the stages of the requests completed while it was held and runs the notices
+     * given meanwhile.
      */
     void unlock()
     {
@@ -60,10 +61,18 @@ final class ProgressLock
             return;
         }
         final Request[] completed = completions.takeAll();
+        final Runnable[] notices = completions.takeNotices();
         held.setRelease(false);
         for (final Request request : completed)
         {
             request.completeStage(request.status());
+        }
+        if (notices != null)
+        {
+            for (final Runnable notice : notices)
+            {
+                notice.run();
+            }
         }
     }
 }
