@@ -46,6 +46,14 @@ final class TestMemory implements AutoCloseable
         return allocation != null ? allocation.address() : BufferUtil.address(host);
     }
 
+    /**
+     * @return the memory as a send or a receive takes it: the allocation, or the direct buffer.
+     */
+    DataBuffer dataBuffer()
+    {
+        return allocation != null ? DataBuffer.of(allocation) : DataBuffer.of(host);
+    }
+
     int lengthBytes()
     {
         return lengthBytes;
