@@ -35,6 +35,14 @@ final class BenchmarkOptions
 
     static BenchmarkOptions parse(final String program, final String[] args)
     {
+        return parse(program, args, 4L << 20);
+    }
+
+    /**
+     * @param defaultMaxSizeBytes the largest size when {@code --max-size} is not given.
+     */
+    static BenchmarkOptions parse(final String program, final String[] args, final long defaultMaxSizeBytes)
+    {
         if (wantsHelp(args))
         {
             if (!"0".equals(System.getenv().getOrDefault(LaunchEnvironment.RANK, "0")))
@@ -45,6 +53,7 @@ final class BenchmarkOptions
             System.exit(0);
         }
         final BenchmarkOptions options = new BenchmarkOptions();
+        options.maxSizeBytes = defaultMaxSizeBytes;
         int i = 0;
         if (args.length >= 2 && !args[0].startsWith("--"))
         {
@@ -94,12 +103,13 @@ final class BenchmarkOptions
         return "usage: stagecoach run -n 2 " + program + " [H|D H|D] [--min-size BYTES] [--max-size BYTES] " +
             "[--iterations N] [--skip N] [--window N] [--grids 128,256] [--warm-up ROUND_TRIPS] [" + PERCENTILES +
             "]\n  H|D H|D: where rank 0's and rank 1's buffers live (host or device memory), default H H\n" +
-            "  --min-size, --max-size: message sizes, 1 B to " + MAX_SIZE_BYTES + " B (latency, bw, bibw)\n" +
+            "  --min-size, --max-size: message sizes, 1 B to " + MAX_SIZE_BYTES + " B (latency, actor-latency, bw, " +
+            "bibw)\n" +
             "  --iterations, --skip: timed and untimed iterations per size (OMB's counts when left out)\n" +
             "  --window: messages in flight per window, at most " + MAX_WINDOW + " (bw, bibw; default 64)\n" +
             "  --grids: edges of the n^3 float grids, 4 to " + MAX_GRID + " (halo; default 128,256)\n" +
             "  --warm-up: untimed round trips before the first size, 0 for none (default 20000)\n" +
-            "  " + PERCENTILES + ": also the median and the 99th percentile (latency, halo)";
+            "  " + PERCENTILES + ": also the median and the 99th percentile (latency, actor-latency, halo)";
     }
 
     private void set(final String program, final String name, final String value)

@@ -5,6 +5,7 @@ import java.time.Duration;
 
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.rank.Communicator;
+import io.stagecoach.rank.DataBuffer;
 import io.stagecoach.rank.Request;
 import io.stagecoach.rank.Status;
 
@@ -36,6 +37,14 @@ final class BufferRegion
     static BufferRegion of(final long address, final long capacityBytes)
     {
         return new BufferRegion(null, address, capacityBytes);
+    }
+
+    /**
+     * @return the region as the messaging actor takes it.
+     */
+    DataBuffer data()
+    {
+        return host != null ? DataBuffer.of(host) : DataBuffer.of(address, capacityBytes);
     }
 
     Request isend(final Communicator comm, final long count, final Datatype type, final int peer, final int tag)

@@ -24,7 +24,7 @@ public final class Latency
     private final BenchmarkOptions options;
     private final OmbReport report;
 
-    private Latency(final BenchmarkRank rank, final BenchmarkOptions options)
+    Latency(final BenchmarkRank rank, final BenchmarkOptions options)
     {
         this.rank = rank;
         this.options = options;
@@ -74,8 +74,11 @@ public final class Latency
 
     /**
      * The timed loop; the JIT warm-up runs it too, so that it is compiled before it is timed.
+     *
+     * @return the average one-way time in microseconds, then the median and the 99th percentile with
+     * {@code --percentiles}.
      */
-    private double[] measure(
+    double[] measure(
         final long size, final long iterations, final long skip, final RankBuffer sendBuffer,
         final RankBuffer receiveBuffer)
     {

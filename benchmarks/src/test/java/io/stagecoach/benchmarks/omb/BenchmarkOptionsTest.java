@@ -40,6 +40,18 @@ class BenchmarkOptionsTest
     }
 
     @Test
+    void shouldTakeAProgramsOwnLargestSizeUnlessMaxSizeIsGiven()
+    {
+        assertEquals(ActorLatency.DEFAULT_MAX_SIZE_BYTES,
+            BenchmarkOptions.parse(ActorLatency.PROGRAM, new String[]{ "H", "H" }, 8192).maxSizeBytes());
+        assertEquals(65536, BenchmarkOptions.parse(ActorLatency.PROGRAM, new String[]{ "--max-size", "65536" }, 8192)
+            .maxSizeBytes());
+        final IllegalArgumentException tooLarge = assertThrows(IllegalArgumentException.class,
+            () -> BenchmarkOptions.parse(ActorLatency.PROGRAM, new String[]{ "--min-size", "16384" }, 8192));
+        assertEquals("actor-latency: --min-size 16384 is larger than --max-size 8192", tooLarge.getMessage());
+    }
+
+    @Test
     void shouldTakePercentilesAsAFlagAnywhere()
     {
         final BenchmarkOptions first = BenchmarkOptions.parse("latency", new String[]{ "--percentiles", "--max-size",

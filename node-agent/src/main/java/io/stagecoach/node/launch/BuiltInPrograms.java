@@ -15,6 +15,7 @@ public final class BuiltInPrograms
     static
     {
         PROGRAMS.put("latency", "io.stagecoach.benchmarks.omb.Latency");
+        PROGRAMS.put("actor-latency", "io.stagecoach.benchmarks.omb.ActorLatency");
         PROGRAMS.put("bw", "io.stagecoach.benchmarks.omb.Bandwidth");
         PROGRAMS.put("bibw", "io.stagecoach.benchmarks.omb.BiBandwidth");
         PROGRAMS.put("halo", "io.stagecoach.benchmarks.omb.Halo");

@@ -131,8 +131,8 @@ class StagecoachCommandTest
     {
         assertEquals(1, execute("run", "-np", "2", "--tag-output", "no.such.Program", "--tag-output"));
 
-        assertEquals("stagecoach: no program 'no.such.Program': it is neither a built-in (latency, bw, bibw, halo) " +
-            "nor a class on the class path\n", err.toString());
+        assertEquals("stagecoach: no program 'no.such.Program': it is neither a built-in " +
+            "(latency, actor-latency, bw, bibw, halo) nor a class on the class path\n", err.toString());
     }
 
     @Test
