@@ -20,15 +20,19 @@ import org.apache.pekko.actor.typed.ActorSystem;
  *                              [--warm-up ROUND_TRIPS] [--percentiles]
  * </pre>
  * Sizes go to 8 KiB unless {@code --max-size} says otherwise: the small messages, whose time the actor path's hops
- * dominate. Each rank's actors run in an actor system of its own, by default on one thread that spins while idle
- * (Pekko's affinity pool at idle-cpu-level 10), the dispatcher for the lowest latency; the system property
- * {@code stagecoach.benchmark.dispatcher=fork-join} runs them on Pekko's default dispatcher instead.
+ * dominate. Each rank's actors run in an actor system of its own. With {@value #SPIN_MIN_CORES} cores or more they
+ * run on one thread that spins while idle (Pekko's affinity pool at idle-cpu-level 10), the dispatcher for the
+ * lowest latency; with fewer, where that thread and the progress threads would take turns on the cores, on Pekko's
+ * default dispatcher. The system property {@code stagecoach.benchmark.dispatcher=affinity|fork-join} chooses.
  */
 public final class ActorLatency
 {
     static final String PROGRAM = "actor-latency";
     static final long DEFAULT_MAX_SIZE_BYTES = 8192;
-    private static final String DISPATCHER = System.getProperty("stagecoach.benchmark.dispatcher", "affinity");
+    /** Cores from which the actors get a thread that spins: two ranks' spinning dispatcher and progress threads. */
+    static final int SPIN_MIN_CORES = 8;
+    private static final String DISPATCHER = System.getProperty("stagecoach.benchmark.dispatcher",
+        Runtime.getRuntime().availableProcessors() >= SPIN_MIN_CORES ? "affinity" : "fork-join");
 
     private final BenchmarkRank rank;
     private final BenchmarkOptions options;

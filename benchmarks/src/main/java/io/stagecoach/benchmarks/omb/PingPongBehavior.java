@@ -136,7 +136,7 @@ final class PingPongBehavior
             startNs = System.nanoTime();
             run.roundTrips().start(startNs);
         }
-        else if (received > run.skip() && root)
+        else if (received > run.skip())
         {
             run.roundTrips().ended();
         }
