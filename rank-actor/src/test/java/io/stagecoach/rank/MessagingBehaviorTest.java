@@ -238,6 +238,31 @@ class MessagingBehaviorTest
     }
 
     @Test
+    void shouldNotTellOfAMessageThatAPostedReceiveTakesNorSubscribeTwiceWithOneId()
+    {
+        final TestProbe<Reply> subscriber = testKit.createTestProbe();
+        final int messageTag = nextTag();
+        rank1.tell(new SubscribeArrivals(1, messageTag, subscriber.getRef()));
+        subscriber.expectMessageClass(Subscribed.class, TIMEOUT);
+        rank1.tell(new SubscribeArrivals(1, messageTag, subscriber.getRef()));
+        expectFailure(subscriber, 1, ErrorClass.REQUEST, "subscription 1 of " + subscriber.getRef() +
+            " exists already");
+
+        rank1.tell(new Receive(2, ByteBuffer.allocateDirect(8), 1, Datatype.LONG, 0, messageTag, subscriber.getRef()));
+        rank1.tell(new Probe(3, 0, messageTag, subscriber.getRef()));
+        subscriber.expectMessageClass(Probed.class, TIMEOUT);
+        rank0.tell(new Send(4, ByteBuffer.allocateDirect(8), 1, Datatype.LONG, 1, messageTag, subscriber.getRef()));
+        final List<Reply> replies = List.of(subscriber.receiveMessage(TIMEOUT), subscriber.receiveMessage(TIMEOUT));
+        assertTrue(replies.stream().anyMatch(reply -> reply instanceof Received received &&
+            received.requestId() == 2), replies::toString);
+        assertTrue(replies.stream().anyMatch(reply -> reply instanceof Sent sent && sent.requestId() == 4),
+            replies::toString);
+        subscriber.expectNoMessage(QUIET);
+        rank1.tell(new UnsubscribeArrivals(1, subscriber.getRef()));
+        subscriber.expectMessageClass(Unsubscribed.class, TIMEOUT);
+    }
+
+    @Test
     void shouldTellANewSubscriberOfTheMessagesAlreadyWaitingAfterSubscribed()
     {
         final TestProbe<Reply> subscriber = testKit.createTestProbe();
