@@ -157,7 +157,28 @@ final class AgentJobsSystemTest
         assertTrue(output.contains("job ") && output.contains("failed") && output.contains("node node-b"), output);
         assertNoRanksLeft(0);
         assertNoRanksLeft(2);
-        System.out.println("ranks told of the lost node " + toldMs + " ms after its agent was killed");
+        final long downedMs = awaitDowned("node-b", 30) - killedNs;
+        System.out.println("ranks told of the lost node " + toldMs + " ms after its agent was killed; the node " +
+            "was downed and removed from the cluster after " + TimeUnit.NANOSECONDS.toMillis(downedMs) + " ms");
+    }
+
+    /**
+     * @return when the split-brain resolver had downed the node and the cluster removed it, as node a sees it.
+     */
+    private static long awaitDowned(final String node, final int seconds) throws Exception
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        String last = "no answer";
+        while (System.nanoTime() - deadlineNs < 0)
+        {
+            last = ControlClient.request(StateFolder.socketOf(states[0]), "status");
+            if (ClusterStatus.parse(last).members().stream().noneMatch(member -> node.equals(member.node())))
+            {
+                return System.nanoTime();
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError(node + " was not removed within " + seconds + " s: " + last);
     }
 
     private static void assertNoRanksLeft(final int node) throws Exception

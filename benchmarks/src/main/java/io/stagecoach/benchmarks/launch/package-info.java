@@ -1,0 +1,4 @@
+/**
+ * Programs that measure how jobs start.
+ */
+package io.stagecoach.benchmarks.launch;
