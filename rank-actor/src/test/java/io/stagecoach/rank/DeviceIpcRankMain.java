@@ -9,6 +9,7 @@ import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceKind;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.RandomTypes;
+import io.stagecoach.device.TestMemory;
 import io.stagecoach.protocol.datatype.CompiledType;
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.rank.engine.ProgressEngine;

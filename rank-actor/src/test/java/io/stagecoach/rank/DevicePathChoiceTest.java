@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceKind;
 import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.device.TestMemory;
 import io.stagecoach.pipeline.tune.DeviceCosts;
 import io.stagecoach.pipeline.tune.PathCosts;
 import io.stagecoach.pipeline.tune.StageCostProbe;

@@ -12,6 +12,7 @@ import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceKind;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.RandomTypes;
+import io.stagecoach.device.TestMemory;
 import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.rank.MessagingBehavior.Command;
@@ -127,9 +128,9 @@ class MessagingBehaviorTest
             from.write(source);
             to.write(poison);
             final int messageTag = nextTag();
-            rank1.tell(new Receive(7, to.dataBuffer(), message.count(), message.type(), 0, messageTag,
+            rank1.tell(new Receive(7, dataBuffer(to), message.count(), message.type(), 0, messageTag,
                 receiver.getRef()));
-            rank0.tell(new Send(8, from.dataBuffer(), message.count(), message.type(), 1, messageTag, sender.getRef()));
+            rank0.tell(new Send(8, dataBuffer(from), message.count(), message.type(), 1, messageTag, sender.getRef()));
 
             final Sent sent = sender.expectMessageClass(Sent.class, TIMEOUT);
             assertEquals(8, sent.requestId());
@@ -443,5 +444,10 @@ class MessagingBehaviorTest
     private int nextTag()
     {
         return ++tag;
+    }
+
+    private static DataBuffer dataBuffer(final TestMemory memory)
+    {
+        return memory.allocation() != null ? DataBuffer.of(memory.allocation()) : DataBuffer.of(memory.host());
     }
 }

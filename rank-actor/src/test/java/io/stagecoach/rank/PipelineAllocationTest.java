@@ -10,6 +10,7 @@ import com.sun.management.ThreadMXBean;
 import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceKind;
 import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.device.TestMemory;
 import io.stagecoach.protocol.datatype.Datatype;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;

@@ -12,6 +12,7 @@ import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceKind;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.RandomTypes;
+import io.stagecoach.device.TestMemory;
 import io.stagecoach.pipeline.transfer.TransferPipeline;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

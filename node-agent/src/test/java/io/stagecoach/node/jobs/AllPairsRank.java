@@ -7,17 +7,15 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32;
 
-import io.stagecoach.device.Allocation;
 import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceKind;
 import io.stagecoach.device.DeviceRuntime;
-import io.stagecoach.device.DeviceStream;
+import io.stagecoach.device.TestMemory;
 import io.stagecoach.protocol.datatype.Datatype;
 import io.stagecoach.rank.Communicator;
 import io.stagecoach.rank.Request;
 import io.stagecoach.rank.Stagecoach;
 import io.stagecoach.rank.StagecoachContext;
-import org.agrona.BufferUtil;
 
 /**
  * A rank of a job across nodes: in each of {@code ROUNDS} rounds every rank sends every other rank one message of a
@@ -72,17 +70,18 @@ public final class AllPairsRank
     {
         final int rank = world.rank();
         final List<Request> requests = new ArrayList<>();
-        final List<Memory> receives = new ArrayList<>();
-        final List<Memory> sends = new ArrayList<>();
+        final List<TestMemory> receives = new ArrayList<>();
+        final List<TestMemory> sends = new ArrayList<>();
         for (int peer = 0; peer < world.size(); peer++)
         {
             if (peer == rank)
             {
                 continue;
             }
-            final Memory to = Memory.of(onDevice(round, false), device, sizeOf(round, peer, rank));
+            final TestMemory to = TestMemory.of(onDevice(round, false), device, 0, sizeOf(round, peer, rank));
             receives.add(to);
-            requests.add(to.receive(world, peer, round));
+            requests.add(
+                world.irecv(to.address(), to.lengthBytes(), to.lengthBytes(), Datatype.BYTE, peer, round));
         }
         for (int peer = 0; peer < world.size(); peer++)
         {
@@ -90,10 +89,11 @@ public final class AllPairsRank
             {
                 continue;
             }
-            final Memory from = Memory.of(onDevice(round, true), device, sizeOf(round, rank, peer));
+            final TestMemory from = TestMemory.of(onDevice(round, true), device, 0, sizeOf(round, rank, peer));
             from.write(content(round, rank, peer));
             sends.add(from);
-            requests.add(from.send(world, peer, round));
+            requests.add(
+                world.isend(from.address(), from.lengthBytes(), from.lengthBytes(), Datatype.BYTE, peer, round));
         }
         requests.forEach(request -> request.await(TIMEOUT));
         int wrong = 0;
@@ -104,16 +104,16 @@ public final class AllPairsRank
             {
                 continue;
             }
-            final Memory to = receives.get(index++);
+            final TestMemory to = receives.get(index++);
             if (crc(to.read()) != crc(content(round, peer, rank)))
             {
                 System.out.println("WRONG round " + round + " from " + peer + " to " + rank + " (" +
-                    to.lengthBytes + " bytes)");
+                    to.lengthBytes() + " bytes)");
                 wrong++;
             }
         }
-        receives.forEach(Memory::close);
-        sends.forEach(Memory::close);
+        receives.forEach(TestMemory::close);
+        sends.forEach(TestMemory::close);
         return new int[] { receives.size(), wrong };
     }
 
@@ -150,86 +150,5 @@ public final class AllPairsRank
         final CRC32 crc = new CRC32();
         crc.update(bytes.duplicate().clear().limit(bytes.limit()));
         return crc.getValue();
-    }
-
-    /**
-     * A message's memory: a direct buffer, or an allocation of the emulated device.
-     */
-    private static final class Memory implements AutoCloseable
-    {
-        private final DeviceRuntime device;
-        private final Allocation allocation;
-        private final ByteBuffer host;
-        private final int lengthBytes;
-
-        private Memory(final DeviceRuntime device, final Allocation allocation, final ByteBuffer host,
-            final int lengthBytes)
-        {
-            this.device = device;
-            this.allocation = allocation;
-            this.host = host;
-            this.lengthBytes = lengthBytes;
-        }
-
-        static Memory of(final boolean onDevice, final DeviceRuntime device, final int lengthBytes)
-        {
-            return onDevice ? new Memory(device, device.allocate(Math.max(1, lengthBytes)), null, lengthBytes) :
-                new Memory(device, null, ByteBuffer.allocateDirect(Math.max(1, lengthBytes)), lengthBytes);
-        }
-
-        Request send(final Communicator world, final int peer, final int tag)
-        {
-            return null != allocation ? world.isend(allocation, lengthBytes, Datatype.BYTE, peer, tag) :
-                world.isend(host.clear(), lengthBytes, Datatype.BYTE, peer, tag);
-        }
-
-        Request receive(final Communicator world, final int peer, final int tag)
-        {
-            return null != allocation ? world.irecv(allocation, lengthBytes, Datatype.BYTE, peer, tag) :
-                world.irecv(host.clear(), lengthBytes, Datatype.BYTE, peer, tag);
-        }
-
-        void write(final ByteBuffer content)
-        {
-            copy(address(), BufferUtil.address(content));
-        }
-
-        ByteBuffer read()
-        {
-            final ByteBuffer copy = ByteBuffer.allocateDirect(Math.max(1, lengthBytes));
-            copy(BufferUtil.address(copy), address());
-            return copy.limit(lengthBytes);
-        }
-
-        private long address()
-        {
-            return null != allocation ? allocation.address() : BufferUtil.address(host);
-        }
-
-        private void copy(final long dst, final long src)
-        {
-            if (lengthBytes == 0)
-            {
-                return;
-            }
-            if (null == allocation)
-            {
-                org.agrona.UnsafeApi.copyMemory(null, src, null, dst, lengthBytes);
-                return;
-            }
-            try (DeviceStream stream = device.createStream(allocation.device()))
-            {
-                stream.copy(dst, src, lengthBytes);
-                stream.synchronize();
-            }
-        }
-
-        public void close()
-        {
-            if (null != allocation)
-            {
-                allocation.free();
-            }
-        }
     }
 }

@@ -1,16 +1,13 @@
-package io.stagecoach.rank;
+package io.stagecoach.device;
 
 import java.nio.ByteBuffer;
 
-import io.stagecoach.device.Allocation;
-import io.stagecoach.device.DeviceRuntime;
-import io.stagecoach.device.DeviceStream;
 import org.agrona.BufferUtil;
 
 /**
  * A test buffer in host memory (a direct buffer) or in memory of a device, written and read whole from the host.
  */
-final class TestMemory implements AutoCloseable
+public final class TestMemory implements AutoCloseable
 {
     private final DeviceRuntime runtime;
     private final Allocation allocation;
@@ -26,35 +23,44 @@ final class TestMemory implements AutoCloseable
         this.lengthBytes = lengthBytes;
     }
 
-    static TestMemory host(final int lengthBytes)
+    public static TestMemory host(final int lengthBytes)
     {
         return new TestMemory(null, null, ByteBuffer.allocateDirect(Math.max(1, lengthBytes)), lengthBytes);
     }
 
-    static TestMemory device(final DeviceRuntime runtime, final int device, final int lengthBytes)
+    public static TestMemory device(final DeviceRuntime runtime, final int device, final int lengthBytes)
     {
         return new TestMemory(runtime, runtime.allocate(device, Math.max(1, lengthBytes)), null, lengthBytes);
     }
 
-    static TestMemory of(final boolean onDevice, final DeviceRuntime runtime, final int device, final int lengthBytes)
+    public static TestMemory of(final boolean onDevice, final DeviceRuntime runtime, final int device,
+        final int lengthBytes)
     {
         return onDevice ? device(runtime, device, lengthBytes) : host(lengthBytes);
     }
 
-    long address()
+    public long address()
     {
         return allocation != null ? allocation.address() : BufferUtil.address(host);
     }
 
     /**
-     * @return the memory as a send or a receive takes it: the allocation, or the direct buffer.
+     * @return the device memory, or null for host memory.
      */
-    DataBuffer dataBuffer()
+    public Allocation allocation()
     {
-        return allocation != null ? DataBuffer.of(allocation) : DataBuffer.of(host);
+        return allocation;
     }
 
-    int lengthBytes()
+    /**
+     * @return the direct buffer, or null for device memory.
+     */
+    public ByteBuffer host()
+    {
+        return host;
+    }
+
+    public int lengthBytes()
     {
         return lengthBytes;
     }
@@ -62,7 +68,7 @@ final class TestMemory implements AutoCloseable
     /**
      * @param content at least {@link #lengthBytes()} bytes from position 0, copied in.
      */
-    void write(final ByteBuffer content)
+    public void write(final ByteBuffer content)
     {
         copy(address(), BufferUtil.address(content));
     }
@@ -70,7 +76,7 @@ final class TestMemory implements AutoCloseable
     /**
      * @return a copy of every byte.
      */
-    ByteBuffer read()
+    public ByteBuffer read()
     {
         final ByteBuffer copy = ByteBuffer.allocateDirect(Math.max(1, lengthBytes));
         copy(BufferUtil.address(copy), address());
