@@ -281,6 +281,43 @@ public final class CompiledType
         return true;
     }
 
+    /**
+     * Copies bytes [packedOffset, packedOffset + lengthBytes) of the packed stream of {@code count} instances at
+     * {@code srcAddress} into the same bytes of the packed stream of {@code toCount} instances of {@code to} at
+     * {@code dstAddress}: what a pack followed by an unpack does, without the packed bytes between them (a contiguous
+     * side is one pack or unpack). The typed buffers must not overlap.
+     *
+     * @param srcAddress   address of the source's typed buffer (where displacement 0 is).
+     * @param count        instances in the source buffer, >= 0.
+     * @param packedOffset first packed byte, >= 0.
+     * @param lengthBytes  bytes, within the packed stream of both sides.
+     * @param to           the destination's type.
+     * @param dstAddress   address of the destination's typed buffer (where displacement 0 is).
+     * @param toCount      instances in the destination buffer, >= 0.
+     */
+    public void transcode(final long srcAddress, final long count, final long packedOffset, final long lengthBytes,
+        final CompiledType to, final long dstAddress, final long toCount)
+    {
+        checkRange(count, packedOffset, lengthBytes);
+        to.checkRange(toCount, packedOffset, lengthBytes);
+        if (lengthBytes == 0)
+        {
+            return;
+        }
+        if (contiguous)
+        {
+            to.unpack(srcAddress + code[OFFSET] + packedOffset, toCount, packedOffset, lengthBytes, dstAddress);
+        }
+        else if (to.contiguous)
+        {
+            pack(srcAddress, count, packedOffset, lengthBytes, dstAddress + to.code[OFFSET] + packedOffset);
+        }
+        else
+        {
+            LayoutCopy.copy(this, srcAddress, count, packedOffset, lengthBytes, to, dstAddress, toCount);
+        }
+    }
+
     private boolean isRows()
     {
         return nodeCount == 2 && code[KIND] == KIND_VECTOR && code[CHILD] == 1 &&
