@@ -12,6 +12,15 @@
 //
 // tree kernels: any other datatype; each unit descends the node tree (BLOCK / VECTOR / SEQUENCE) from the root.
 //
+// copy kernels (pack and unpack fused): packed unit P of one layout goes straight to packed unit P of another, with no
+// packed bytes in between; CopyArgs, mirrored by io.stagecoach.device.cuda.CopyPlan#writeArguments, holds one Layout
+// per side. nd form where both layouts are nd: P splits by the source's mixed radix into the source's address and by
+// the destination's into the destination's, each side padded to three dimensions outside its run with dimensions of
+// count 1 inside (a division by one costs three instructions; a kernel per pair of dimension counts would make nine
+// times as many kernels); ILP units per thread, loads before stores, as the nd pack. Tree form where either layout is
+// not nd: each unit descends both trees. The unit divides every offset, stride and run of both layouts, both base
+// addresses and the byte range.
+//
 // Completion signal (optional, signal != 0): the signal word is a word of an event's slot in mapped pinned host memory
 // that counts the kernels that signalled it; the count itself lives in device memory beside a block counter. Every
 // thread fences its writes (device-wide, or system-wide when bit 0 of signal says a buffer is host memory); each
@@ -64,13 +73,41 @@ __device__ __forceinline__ unsigned int fastDivide(unsigned int n, FastDiv d)
     return (unsigned int)(((unsigned long long)high + n) >> d.shift);
 }
 
-__device__ __forceinline__ void signalCompletion(const PackArgs& a)
+struct Layout                   // one side of a copy between two layouts
 {
-    if (a.signal == 0)
+    unsigned long long base;    //   0: nd: buffer address plus the constant displacement; tree: buffer address
+    unsigned long long code;    //   8: tree: device copy of the node code
+    long long size;             //  16: tree: packed bytes of one instance
+    long long extent;           //  24: tree: extent of one instance
+    long long stride1;          //  32: nd: byte stride of dimension 1 (just outside the run), 0 where padded
+    long long stride2;          //  40
+    long long stride3;          //  48
+    long long run;              //  56: nd: units in one contiguous run
+    long long n1;               //  64: nd: size of dimension 1, 1 where padded
+    long long n2;               //  72: nd: size of dimension 2, 1 where padded
+    FastDiv divRun;             //  80
+    FastDiv divN1;              //  88
+    FastDiv divN2;              //  96
+};                              // 104 bytes
+
+struct CopyArgs
+{
+    Layout src;                 //   0
+    Layout dst;                 // 104
+    long long first;            // 208: nd: first packed unit of the range; tree: first packed byte
+    long long units;            // 216: units to move
+    unsigned long long signal;  // 224: as PackArgs
+    unsigned long long blocksDone; // 232: as PackArgs
+    long long ilp;              // 240: nd: units per thread, 1 to SC_ILP
+};                              // 248 bytes
+
+__device__ __forceinline__ void signalCompletion(const unsigned long long signal, const unsigned long long blocksDone)
+{
+    if (signal == 0)
     {
         return;
     }
-    if (a.signal & 1ull)
+    if (signal & 1ull)
     {
         __threadfence_system();
     }
@@ -81,22 +118,22 @@ __device__ __forceinline__ void signalCompletion(const PackArgs& a)
     __syncthreads();
     if (threadIdx.x == 0)
     {
-        const unsigned int done = atomicAdd((unsigned int*)a.blocksDone, 1u);
+        const unsigned int done = atomicAdd((unsigned int*)blocksDone, 1u);
         if (done == gridDim.x - 1)
         {
-            volatile unsigned long long* const count = (volatile unsigned long long*)(a.blocksDone + 8);
+            volatile unsigned long long* const count = (volatile unsigned long long*)(blocksDone + 8);
             const unsigned long long completed = *count + 1ull;
             *count = completed;
-            *(volatile unsigned int*)a.blocksDone = 0u;
+            *(volatile unsigned int*)blocksDone = 0u;
             __threadfence_system();
-            *(volatile unsigned long long*)(a.signal & ~1ull) = completed;
+            *(volatile unsigned long long*)(signal & ~1ull) = completed;
         }
     }
 }
 
-// Byte offset from a.typed of packed unit p, 32-bit indices.
-template <int UNIT, int DIMS>
-__device__ __forceinline__ long long ndOffsetNarrow(const PackArgs& a, unsigned int p)
+// Byte offset from the typed address of packed unit p, 32-bit indices (A: PackArgs or Layout).
+template <int UNIT, int DIMS, typename A>
+__device__ __forceinline__ long long ndOffsetNarrow(const A& a, unsigned int p)
 {
     const unsigned int q0 = fastDivide(p, a.divRun);
     const long long column = (long long)(p - q0 * (unsigned int)a.run) * UNIT;
@@ -115,9 +152,9 @@ __device__ __forceinline__ long long ndOffsetNarrow(const PackArgs& a, unsigned 
     return column + (long long)k1 * a.stride1 + (long long)k2 * a.stride2 + (long long)q2 * a.stride3;
 }
 
-// Byte offset from a.typed of packed unit p, 64-bit indices.
-template <int UNIT, int DIMS>
-__device__ __forceinline__ long long ndOffsetWide(const PackArgs& a, unsigned long long p)
+// Byte offset from the typed address of packed unit p, 64-bit indices (A: PackArgs or Layout).
+template <int UNIT, int DIMS, typename A>
+__device__ __forceinline__ long long ndOffsetWide(const A& a, unsigned long long p)
 {
     const unsigned long long q0 = p / (unsigned long long)a.run;
     const long long column = (long long)(p - q0 * (unsigned long long)a.run) * UNIT;
@@ -152,8 +189,8 @@ __device__ __forceinline__ void ndMove(const PackArgs& a)
         const long long t = base + k * SC_THREADS;
         if (k < ilp && t < a.units)
         {
-            offsets[k] = WIDE ? ndOffsetWide<UNIT, DIMS>(a, (unsigned long long)(a.first + t))
-                              : ndOffsetNarrow<UNIT, DIMS>(a, (unsigned int)(a.first + t));
+            offsets[k] = WIDE ? ndOffsetWide<UNIT, DIMS, PackArgs>(a, (unsigned long long)(a.first + t))
+                              : ndOffsetNarrow<UNIT, DIMS, PackArgs>(a, (unsigned int)(a.first + t));
         }
     }
 #pragma unroll
@@ -181,16 +218,17 @@ __device__ __forceinline__ void ndMove(const PackArgs& a)
             }
         }
     }
-    signalCompletion(a);
+    signalCompletion(a.signal, a.blocksDone);
 }
 
-// Byte offset from a.typed of packed byte p, by descent of the node tree.
-__device__ __forceinline__ long long treeOffset(const PackArgs& a, long long p)
+// Byte offset from the typed address of packed byte p, by descent of the node tree at codeAddress.
+__device__ __forceinline__ long long treeOffset(
+    const unsigned long long codeAddress, const long long size, const long long extent, long long p)
 {
-    const long long* const code = (const long long*)a.code;
-    const long long instance = p / a.size;
-    p -= instance * a.size;
-    long long address = instance * a.extent;
+    const long long* const code = (const long long*)codeAddress;
+    const long long instance = p / size;
+    p -= instance * size;
+    long long address = instance * extent;
     int node = 0;
     while (true)
     {
@@ -240,7 +278,7 @@ __device__ __forceinline__ void treeMove(const PackArgs& a)
     const long long t = (long long)blockIdx.x * SC_THREADS + threadIdx.x;
     if (t < a.units)
     {
-        T* const typed = (T*)((char*)a.typed + treeOffset(a, a.first + t * UNIT));
+        T* const typed = (T*)((char*)a.typed + treeOffset(a.code, a.size, a.extent, a.first + t * UNIT));
         T* const packed = (T*)a.packed + t;
         if (PACK)
         {
@@ -251,7 +289,72 @@ __device__ __forceinline__ void treeMove(const PackArgs& a)
             *typed = *packed;
         }
     }
-    signalCompletion(a);
+    signalCompletion(a.signal, a.blocksDone);
+}
+
+template <int UNIT, bool WIDE>
+__device__ __forceinline__ void ndCopy(const CopyArgs& a)
+{
+    typedef typename UnitType<UNIT>::T T;
+    const char* const src = (const char*)a.src.base;
+    char* const dst = (char*)a.dst.base;
+    const int ilp = (int)a.ilp;
+    const long long base = (long long)blockIdx.x * (SC_THREADS * ilp) + threadIdx.x;
+    long long from[SC_ILP];
+    long long to[SC_ILP];
+    T values[SC_ILP];
+#pragma unroll
+    for (int k = 0; k < SC_ILP; k++)
+    {
+        const long long t = base + k * SC_THREADS;
+        if (k < ilp && t < a.units)
+        {
+            if (WIDE)
+            {
+                from[k] = ndOffsetWide<UNIT, 3, Layout>(a.src, (unsigned long long)(a.first + t));
+                to[k] = ndOffsetWide<UNIT, 3, Layout>(a.dst, (unsigned long long)(a.first + t));
+            }
+            else
+            {
+                from[k] = ndOffsetNarrow<UNIT, 3, Layout>(a.src, (unsigned int)(a.first + t));
+                to[k] = ndOffsetNarrow<UNIT, 3, Layout>(a.dst, (unsigned int)(a.first + t));
+            }
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < SC_ILP; k++)
+    {
+        const long long t = base + k * SC_THREADS;
+        if (k < ilp && t < a.units)
+        {
+            values[k] = *(const T*)(src + from[k]);
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < SC_ILP; k++)
+    {
+        const long long t = base + k * SC_THREADS;
+        if (k < ilp && t < a.units)
+        {
+            *(T*)(dst + to[k]) = values[k];
+        }
+    }
+    signalCompletion(a.signal, a.blocksDone);
+}
+
+template <int UNIT>
+__device__ __forceinline__ void treeCopy(const CopyArgs& a)
+{
+    typedef typename UnitType<UNIT>::T T;
+    const long long t = (long long)blockIdx.x * SC_THREADS + threadIdx.x;
+    if (t < a.units)
+    {
+        const long long p = a.first + t * UNIT;
+        const T* const from = (const T*)((const char*)a.src.base + treeOffset(a.src.code, a.src.size, a.src.extent, p));
+        T* const to = (T*)((char*)a.dst.base + treeOffset(a.dst.code, a.dst.size, a.dst.extent, p));
+        *to = *from;
+    }
+    signalCompletion(a.signal, a.blocksDone);
 }
 
 #define SC_ND(UNIT, DIMS, WIDE, WIDE_NAME)                                                                             \
@@ -266,6 +369,14 @@ __device__ __forceinline__ void treeMove(const PackArgs& a)
     extern "C" __global__ void __launch_bounds__(SC_THREADS)                                                           \
         sc_unpack_tree_u##UNIT(const PackArgs a) { treeMove<UNIT, false>(a); }
 
+#define SC_COPY(UNIT)                                                                                                  \
+    extern "C" __global__ void __launch_bounds__(SC_THREADS)                                                           \
+        sc_copy_nd_u##UNIT(const CopyArgs a) { ndCopy<UNIT, false>(a); }                                               \
+    extern "C" __global__ void __launch_bounds__(SC_THREADS)                                                           \
+        sc_copy_ndw_u##UNIT(const CopyArgs a) { ndCopy<UNIT, true>(a); }                                               \
+    extern "C" __global__ void __launch_bounds__(SC_THREADS)                                                           \
+        sc_copy_tree_u##UNIT(const CopyArgs a) { treeCopy<UNIT>(a); }
+
 #define SC_UNIT(UNIT)                                                                                                  \
     SC_ND(UNIT, 1, false, )                                                                                            \
     SC_ND(UNIT, 2, false, )                                                                                            \
@@ -273,7 +384,8 @@ __device__ __forceinline__ void treeMove(const PackArgs& a)
     SC_ND(UNIT, 1, true, w)                                                                                            \
     SC_ND(UNIT, 2, true, w)                                                                                            \
     SC_ND(UNIT, 3, true, w)                                                                                            \
-    SC_TREE(UNIT)
+    SC_TREE(UNIT)                                                                                                      \
+    SC_COPY(UNIT)
 
 SC_UNIT(1)
 SC_UNIT(2)

@@ -104,6 +104,17 @@ public interface DeviceBackend extends AutoCloseable
     BackendPacker createPacker(int device, CompiledType type);
 
     /**
+     * Build what a device needs to copy between two datatypes' layouts in one kernel, from their packers (whose node
+     * code it uses, and which outlive it).
+     *
+     * @param device      the copies run on.
+     * @param source      packer of the source's datatype on that device.
+     * @param destination packer of the destination's datatype on that device.
+     * @return the transcoder.
+     */
+    BackendTranscoder createTranscoder(int device, BackendPacker source, BackendPacker destination);
+
+    /**
      * @param device the moves run on.
      * @param moves  checked moves of packers of that device, at least one.
      * @return the batch, launched as one.

@@ -228,14 +228,24 @@ public final class DevicePacker
         backend.close();
     }
 
-    private MemoryRegion typedRegion(final long address, final long count, final String role)
+    BackendPacker backend()
+    {
+        return backend;
+    }
+
+    TypeLayout layout()
+    {
+        return layout;
+    }
+
+    MemoryRegion typedRegion(final long address, final long count, final String role)
     {
         final long low = type.dataLowBytes(count);
         final long high = type.dataHighBytes(count);
         return runtime.accessibleRegion(address + low, high - low, device, role + " (datatype footprint)");
     }
 
-    private void checkStream(final DeviceStream stream)
+    void checkStream(final DeviceStream stream)
     {
         if (stream.device() != device)
         {
@@ -244,12 +254,12 @@ public final class DevicePacker
         }
     }
 
-    private static boolean isHost(final MemoryRegion region)
+    static boolean isHost(final MemoryRegion region)
     {
         return region.type() != MemoryType.DEVICE;
     }
 
-    private void checkEvent(final DeviceEvent completion)
+    void checkEvent(final DeviceEvent completion)
     {
         if (completion.runtime() != runtime || completion.device() != device)
         {
@@ -258,23 +268,31 @@ public final class DevicePacker
         }
     }
 
-    private void checkRange(final long count, final long packedOffset, final long lengthBytes)
+    void checkRange(final long count, final long packedOffset, final long lengthBytes)
+    {
+        checkRange("", count, packedOffset, lengthBytes);
+    }
+
+    /**
+     * @param role named first in the error ("copy source: "), or empty.
+     */
+    void checkRange(final String role, final long count, final long packedOffset, final long lengthBytes)
     {
         if (count < 0)
         {
-            throw new IllegalArgumentException("count " + count + " is negative");
+            throw new IllegalArgumentException(role + "count " + count + " is negative");
         }
         if (packedOffset < 0 || lengthBytes < 0)
         {
             throw new IllegalArgumentException(
-                "packed range offset " + packedOffset + " length " + lengthBytes + " has a negative part");
+                role + "packed range offset " + packedOffset + " length " + lengthBytes + " has a negative part");
         }
         final long total = count * layout.sizeBytes();
         if (packedOffset + lengthBytes > total)
         {
-            throw new IllegalArgumentException("packed range [" + packedOffset + ", " + (packedOffset + lengthBytes) +
-                ") exceeds the " + total + " packed bytes of " + count + " instances of " + layout.sizeBytes() +
-                " bytes");
+            throw new IllegalArgumentException(role + "packed range [" + packedOffset + ", " +
+                (packedOffset + lengthBytes) + ") exceeds the " + total + " packed bytes of " + count +
+                " instances of " + layout.sizeBytes() + " bytes");
         }
     }
 }

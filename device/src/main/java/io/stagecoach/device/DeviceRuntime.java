@@ -38,6 +38,7 @@ public final class DeviceRuntime implements AutoCloseable
     private final Long2ObjectHashMap<Allocation> live = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<byte[]> exported = new Long2ObjectHashMap<>();
     private final ConcurrentHashMap<CompiledType, DevicePacker[]> packers = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<TypePair, DeviceTranscoder[]> transcoders = new ConcurrentHashMap<>();
     private final Set<DeviceStream> streams = ConcurrentHashMap.newKeySet();
     private final Set<DeviceEvent> events = ConcurrentHashMap.newKeySet();
     private final Set<PackBatch> batches = ConcurrentHashMap.newKeySet();
@@ -392,6 +393,53 @@ public final class DeviceRuntime implements AutoCloseable
     }
 
     /**
+     * The copy between two datatypes' layouts on the {@link #defaultDevice()}, as
+     * {@link #transcoder(CompiledType, CompiledType, int)}.
+     *
+     * @param source      compiled form of the source's committed datatype.
+     * @param destination compiled form of the destination's.
+     * @return the transcoder.
+     */
+    public DeviceTranscoder transcoder(final CompiledType source, final CompiledType destination)
+    {
+        return transcoder(source, destination, defaultDevice);
+    }
+
+    /**
+     * The copy between two datatypes' layouts on a device, one kernel per call with pack and unpack fused, built once
+     * per pair (on the two datatypes' packers) and cached for the life of the runtime.
+     *
+     * @param source      compiled form of the source's committed datatype.
+     * @param destination compiled form of the destination's.
+     * @param device      the copies run on.
+     * @return the transcoder.
+     */
+    public DeviceTranscoder transcoder(final CompiledType source, final CompiledType destination, final int device)
+    {
+        ensureOpen();
+        checkDevice(device);
+        final DeviceTranscoder[] perDevice = transcoders.computeIfAbsent(new TypePair(source, destination),
+            pair -> new DeviceTranscoder[deviceCount()]);
+        DeviceTranscoder transcoder = perDevice[device];
+        if (transcoder == null)
+        {
+            final DevicePacker from = packer(source, device);
+            final DevicePacker to = packer(destination, device);
+            synchronized (perDevice)
+            {
+                transcoder = perDevice[device];
+                if (transcoder == null)
+                {
+                    transcoder = new DeviceTranscoder(this, from, to,
+                        backend.createTranscoder(device, from.backend(), to.backend()));
+                    perDevice[device] = transcoder;
+                }
+            }
+        }
+        return transcoder;
+    }
+
+    /**
      * Packs and unpacks on the {@link #defaultDevice()}, as {@link #packBatch(int, PackJob...)}.
      *
      * @param jobs at least one, each with a packer of the default device and buffers it can reach.
@@ -571,6 +619,17 @@ public final class DeviceRuntime implements AutoCloseable
         }
         new ArrayList<>(batches).forEach(PackBatch::close);
         batches.clear();
+        transcoders.values().forEach(perDevice ->
+        {
+            for (final DeviceTranscoder transcoder : perDevice)
+            {
+                if (transcoder != null)
+                {
+                    transcoder.close();
+                }
+            }
+        });
+        transcoders.clear();
         packers.values().forEach(perDevice ->
         {
             for (final DevicePacker packer : perDevice)
@@ -726,6 +785,11 @@ public final class DeviceRuntime implements AutoCloseable
         {
             throw new IllegalArgumentException("device " + device + " outside [0, " + backend.deviceCount() + ")");
         }
+    }
+
+    /** The datatypes of a copy between two layouts, by identity, as packers are cached. */
+    private record TypePair(CompiledType source, CompiledType destination)
+    {
     }
 
     private static void checkLength(final long lengthBytes)

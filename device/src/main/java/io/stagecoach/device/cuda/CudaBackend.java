@@ -6,6 +6,7 @@ import io.stagecoach.device.BackendBatch;
 import io.stagecoach.device.BackendEvent;
 import io.stagecoach.device.BackendPacker;
 import io.stagecoach.device.BackendStream;
+import io.stagecoach.device.BackendTranscoder;
 import io.stagecoach.device.DeviceBackend;
 import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceException;
@@ -210,6 +211,14 @@ final class CudaBackend implements DeviceBackend
     public BackendPacker createPacker(final int device, final CompiledType type)
     {
         return new CudaPacker(devices[device], type, context.launchCacheEntries());
+    }
+
+    @Override
+    public BackendTranscoder createTranscoder(
+        final int device, final BackendPacker source, final BackendPacker destination)
+    {
+        return new CudaTranscoder(devices[device], (CudaPacker)source, (CudaPacker)destination,
+            context.launchCacheEntries());
     }
 
     @Override

@@ -155,23 +155,23 @@ final class CudaDevice
         }
     }
 
-    CUgraphExec instantiate(final KernelPlan plan)
+    CUgraphExec instantiate(final LaunchPlan plan)
     {
-        return instantiate(new KernelPlan[] {plan});
+        return instantiate(new LaunchPlan[] {plan});
     }
 
     /**
      * @param plans kernels with no order between them, one graph node each: the GPU runs them side by side.
      * @return the instantiated graph.
      */
-    CUgraphExec instantiate(final KernelPlan[] plans)
+    CUgraphExec instantiate(final LaunchPlan[] plans)
     {
         makeCurrent();
         final CUgraph graph = new CUgraph();
         Cuda.check(cuGraphCreate(graph, 0), "cuGraphCreate");
         try
         {
-            for (final KernelPlan plan : plans)
+            for (final LaunchPlan plan : plans)
             {
                 final CUgraphNode node = new CUgraphNode();
                 Cuda.check(cuGraphAddKernelNode(node, graph, new CUgraphNode[0], 0, nodeParameters(plan)),
@@ -188,13 +188,13 @@ final class CudaDevice
         }
     }
 
-    private CUDA_KERNEL_NODE_PARAMS nodeParameters(final KernelPlan plan)
+    private CUDA_KERNEL_NODE_PARAMS nodeParameters(final LaunchPlan plan)
     {
-        final ByteBuffer arguments = ByteBuffer.allocateDirect(KernelPlan.ARGUMENT_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        final ByteBuffer arguments = ByteBuffer.allocateDirect(plan.argumentBytes()).order(ByteOrder.LITTLE_ENDIAN);
         plan.writeArguments(arguments);
         final CUDA_KERNEL_NODE_PARAMS parameters = new CUDA_KERNEL_NODE_PARAMS();
-        parameters.func = function(plan.kernel);
-        parameters.gridDimX = (int)plan.blocks;
+        parameters.func = function(plan.kernel());
+        parameters.gridDimX = (int)plan.blocks();
         parameters.gridDimY = 1;
         parameters.gridDimZ = 1;
         parameters.blockDimX = KernelPlan.THREADS;

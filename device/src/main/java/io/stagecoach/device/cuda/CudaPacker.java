@@ -44,6 +44,22 @@ final class CudaPacker implements BackendPacker
     }
 
     /**
+     * @return the datatype's shape, for a copy between it and another layout.
+     */
+    TypeShape shape()
+    {
+        return shape;
+    }
+
+    /**
+     * @return the device address of the datatype's node code.
+     */
+    long codeAddress()
+    {
+        return code.address();
+    }
+
+    /**
      * @return the kernel of one move, for a batch's graph.
      */
     KernelPlan plan(
@@ -169,7 +185,9 @@ final class CudaPacker implements BackendPacker
     {
         final CUstream cuStream = stream.stream();
         final long signalKey = signal == null ? 0 : signal.key();
-        final LaunchCache.Launch known = launches.find(pack, typed, count, packedOffset, lengthBytes, packed, signalKey);
+        final int kind = pack ? LaunchCache.PACK : LaunchCache.UNPACK;
+        final LaunchCache.Launch known =
+            launches.find(kind, typed, count, packed, 0, packedOffset, lengthBytes, signalKey);
         if (known != null)
         {
             if (known.graph == null)
@@ -189,7 +207,7 @@ final class CudaPacker implements BackendPacker
             code.address());
         device.launch(firstSight.prepare(plan, device.function(plan.kernel)), cuStream);
         final LaunchCache.Launch launch =
-            new LaunchCache.Launch(pack, typed, count, packedOffset, lengthBytes, packed, signalKey);
+            new LaunchCache.Launch(kind, typed, count, packed, 0, packedOffset, lengthBytes, signalKey);
         launch.plan = plan;
         launches.add(launch);
         return false;

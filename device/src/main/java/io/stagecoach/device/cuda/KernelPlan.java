@@ -12,7 +12,7 @@ import java.util.List;
  * unit is the largest power of two up to 16 that divides every offset, stride, run, address and the byte range.
  * With a signal address, the last block of the launch stores 1 there once every block's writes are visible.
  */
-final class KernelPlan
+final class KernelPlan implements LaunchPlan
 {
     static final int THREADS = 256;
     static final int ILP = 4;
@@ -23,7 +23,7 @@ final class KernelPlan
      */
     static final long SPREAD_BLOCKS = 128;
     static final int MAX_UNIT = 16;
-    private static final long NARROW_LIMIT = 1L << 32;
+    static final long NARROW_LIMIT = 1L << 32;
 
     final boolean tree;
     final int dims;
@@ -170,7 +170,26 @@ final class KernelPlan
         return dims;
     }
 
-    void writeArguments(final ByteBuffer buffer)
+    @Override
+    public String kernel()
+    {
+        return kernel;
+    }
+
+    @Override
+    public long blocks()
+    {
+        return blocks;
+    }
+
+    @Override
+    public int argumentBytes()
+    {
+        return ARGUMENT_BYTES;
+    }
+
+    @Override
+    public void writeArguments(final ByteBuffer buffer)
     {
         buffer.order(ByteOrder.LITTLE_ENDIAN);
         buffer.putLong(0, typed);
@@ -202,7 +221,7 @@ final class KernelPlan
             ", n1=" + n1 + ", n2=" + n2 + ", strides=" + stride1 + "/" + stride2 + "/" + stride3 + ")";
     }
 
-    private static void putDivisor(final ByteBuffer buffer, final int offset, final long divisor)
+    static void putDivisor(final ByteBuffer buffer, final int offset, final long divisor)
     {
         if (divisor >= 1 && divisor < NARROW_LIMIT)
         {
@@ -271,7 +290,7 @@ final class KernelPlan
         b.n2 = 1;
     }
 
-    private static int unitOf(final long bits)
+    static int unitOf(final long bits)
     {
         final long lowest = Long.lowestOneBit(bits);
         return lowest == 0 || lowest > MAX_UNIT ? MAX_UNIT : (int)lowest;

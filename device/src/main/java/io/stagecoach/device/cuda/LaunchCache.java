@@ -5,44 +5,52 @@ import java.util.function.Consumer;
 import jcuda.driver.CUgraphExec;
 
 /**
- * A set-associative cache of launches keyed by (direction, buffers, count, byte range, completion signal), never
- * allocating on a hit.
- * A full set evicts round robin; the evicted launch is handed to a consumer that releases its graph.
+ * A set-associative cache of launches keyed by (kind, buffers, counts, byte range, completion signal), never
+ * allocating on a hit. A full set evicts round robin; the evicted launch is handed to a consumer that releases its
+ * graph.
  */
 final class LaunchCache
 {
     static final int WAYS = 4;
+    /** Kind of a launch: an unpack; its address is the typed buffer, its other address the packed one. */
+    static final int UNPACK = 0;
+    /** Kind of a launch: a pack; its address is the typed buffer, its other address the packed one. */
+    static final int PACK = 1;
+    /** Kind of a launch: a copy between two layouts, from its address and count to its other address and count. */
+    static final int COPY = 2;
 
     static final class Launch
     {
-        final boolean pack;
-        final long typed;
+        final int kind;
+        final long address;
         final long count;
+        final long otherAddress;
+        final long otherCount;
         final long packedOffset;
         final long lengthBytes;
-        final long packed;
         final long signal;
-        KernelPlan plan;
+        LaunchPlan plan;
         CUgraphExec graph;
 
-        Launch(final boolean pack, final long typed, final long count, final long packedOffset, final long lengthBytes,
-            final long packed, final long signal)
+        Launch(final int kind, final long address, final long count, final long otherAddress, final long otherCount,
+            final long packedOffset, final long lengthBytes, final long signal)
         {
-            this.signal = signal;
-            this.pack = pack;
-            this.typed = typed;
+            this.kind = kind;
+            this.address = address;
             this.count = count;
+            this.otherAddress = otherAddress;
+            this.otherCount = otherCount;
             this.packedOffset = packedOffset;
             this.lengthBytes = lengthBytes;
-            this.packed = packed;
+            this.signal = signal;
         }
 
-        boolean matches(final boolean pack, final long typed, final long count, final long packedOffset,
-            final long lengthBytes, final long packed, final long signal)
+        boolean matches(final int kind, final long address, final long count, final long otherAddress,
+            final long otherCount, final long packedOffset, final long lengthBytes, final long signal)
         {
-            return this.pack == pack && this.typed == typed && this.count == count &&
-                this.packedOffset == packedOffset && this.lengthBytes == lengthBytes && this.packed == packed &&
-                this.signal == signal;
+            return this.kind == kind && this.address == address && this.count == count &&
+                this.otherAddress == otherAddress && this.otherCount == otherCount &&
+                this.packedOffset == packedOffset && this.lengthBytes == lengthBytes && this.signal == signal;
         }
     }
 
@@ -65,14 +73,15 @@ final class LaunchCache
         return entries.length;
     }
 
-    Launch find(final boolean pack, final long typed, final long count, final long packedOffset, final long lengthBytes,
-        final long packed, final long signal)
+    Launch find(final int kind, final long address, final long count, final long otherAddress, final long otherCount,
+        final long packedOffset, final long lengthBytes, final long signal)
     {
-        final int base = setOf(pack, typed, count, packedOffset, lengthBytes, packed, signal) * WAYS;
+        final int base = setOf(kind, address, count, otherAddress, otherCount, packedOffset, lengthBytes, signal) * WAYS;
         for (int way = 0; way < WAYS; way++)
         {
             final Launch launch = entries[base + way];
-            if (launch != null && launch.matches(pack, typed, count, packedOffset, lengthBytes, packed, signal))
+            if (launch != null &&
+                launch.matches(kind, address, count, otherAddress, otherCount, packedOffset, lengthBytes, signal))
             {
                 return launch;
             }
@@ -82,8 +91,8 @@ final class LaunchCache
 
     void add(final Launch launch)
     {
-        final int set = setOf(launch.pack, launch.typed, launch.count, launch.packedOffset, launch.lengthBytes,
-            launch.packed, launch.signal);
+        final int set = setOf(launch.kind, launch.address, launch.count, launch.otherAddress, launch.otherCount,
+            launch.packedOffset, launch.lengthBytes, launch.signal);
         final int base = set * WAYS;
         for (int way = 0; way < WAYS; way++)
         {
@@ -112,13 +121,14 @@ final class LaunchCache
         }
     }
 
-    private int setOf(final boolean pack, final long typed, final long count, final long packedOffset,
-        final long lengthBytes, final long packed, final long signal)
+    private int setOf(final int kind, final long address, final long count, final long otherAddress,
+        final long otherCount, final long packedOffset, final long lengthBytes, final long signal)
     {
-        long hash = pack ? 0x9E3779B97F4A7C15L : 0x632BE59BD9B4E019L;
-        hash = mix(hash ^ typed);
-        hash = mix(hash ^ packed);
+        long hash = 0x9E3779B97F4A7C15L * (kind + 1);
+        hash = mix(hash ^ address);
+        hash = mix(hash ^ otherAddress);
         hash = mix(hash ^ count);
+        hash = mix(hash ^ otherCount);
         hash = mix(hash ^ packedOffset);
         hash = mix(hash ^ lengthBytes);
         hash = mix(hash ^ signal);

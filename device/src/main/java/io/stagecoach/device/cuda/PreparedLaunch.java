@@ -13,10 +13,12 @@ import org.agrona.BufferUtil;
  */
 final class PreparedLaunch
 {
-    private static final int POINTER_OFFSET = KernelPlan.ARGUMENT_BYTES;
+    /** Bytes of the largest argument struct: {@link CopyPlan#ARGUMENT_BYTES} rounded up. */
+    static final int MAX_ARGUMENT_BYTES = 256;
+    private static final int POINTER_OFFSET = MAX_ARGUMENT_BYTES;
 
     private final ByteBuffer buffer =
-        BufferUtil.allocateDirectAligned(KernelPlan.ARGUMENT_BYTES + 16, 16).order(ByteOrder.LITTLE_ENDIAN);
+        BufferUtil.allocateDirectAligned(MAX_ARGUMENT_BYTES + 16, 16).order(ByteOrder.LITTLE_ENDIAN);
     private final HostPointer parameters;
     CUfunction function;
     int blocks;
@@ -34,11 +36,11 @@ final class PreparedLaunch
      * @param function the plan's kernel.
      * @return this.
      */
-    PreparedLaunch prepare(final KernelPlan plan, final CUfunction function)
+    PreparedLaunch prepare(final LaunchPlan plan, final CUfunction function)
     {
         plan.writeArguments(buffer);
         this.function = function;
-        this.blocks = (int)plan.blocks;
+        this.blocks = (int)plan.blocks();
         this.description = plan.toString();
         return this;
     }

@@ -11,6 +11,7 @@ import io.stagecoach.device.BackendBatch;
 import io.stagecoach.device.BackendEvent;
 import io.stagecoach.device.BackendPacker;
 import io.stagecoach.device.BackendStream;
+import io.stagecoach.device.BackendTranscoder;
 import io.stagecoach.device.DeviceBackend;
 import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceException;
@@ -126,6 +127,13 @@ final class EmulatedBackend implements DeviceBackend
     public BackendPacker createPacker(final int device, final CompiledType type)
     {
         return new EmulatedPacker(type);
+    }
+
+    @Override
+    public BackendTranscoder createTranscoder(
+        final int device, final BackendPacker source, final BackendPacker destination)
+    {
+        return new EmulatedTranscoder(((EmulatedPacker)source).type(), ((EmulatedPacker)destination).type());
     }
 
     @Override

@@ -17,6 +17,11 @@ final class EmulatedPacker implements BackendPacker
         this.type = type;
     }
 
+    CompiledType type()
+    {
+        return type;
+    }
+
     @Override
     public void pack(
         final BackendStream stream,

@@ -3,7 +3,7 @@ package io.stagecoach.device.cuda;
 import org.agrona.UnsafeApi;
 
 /**
- * The pack and unpack kernels of stagecoach_kernels.cu transcribed to Java line for line (32-bit unsigned arithmetic,
+ * The pack, unpack and copy kernels of stagecoach_kernels.cu transcribed to Java line for line (32-bit unsigned arithmetic,
  * the same magic-number division), run on host memory: tests compare it with the datatype engine's host pack, which
  * checks the host-side planning and the kernels' index arithmetic without a GPU.
  */
@@ -35,7 +35,42 @@ final class KernelModel
 
     static long ndOffset(final KernelPlan plan, final long t)
     {
-        return plan.wide ? ndOffsetWide(plan, plan.first + t) : ndOffsetNarrow(plan, (plan.first + t) & MASK32);
+        final long p = plan.first + t;
+        return plan.wide ?
+            ndOffsetWide(p, plan.unit, plan.dims, plan.run, plan.n1, plan.n2, plan.stride1, plan.stride2, plan.stride3) :
+            ndOffsetNarrow(p & MASK32, plan.unit, plan.dims, plan.run, plan.n1, plan.n2, plan.stride1, plan.stride2,
+                plan.stride3);
+    }
+
+    /**
+     * The copy kernels of stagecoach_kernels.cu (sc_copy_*), on host memory.
+     */
+    static void copy(final CopyPlan plan, final long[] sourceCode, final long[] destinationCode)
+    {
+        for (long t = 0; t < plan.units; t++)
+        {
+            final long from;
+            final long to;
+            if (plan.tree)
+            {
+                final long packedByte = plan.first + t * plan.unit;
+                from = treeOffset(sourceCode, plan.source.size, plan.source.extent, packedByte);
+                to = treeOffset(destinationCode, plan.destination.size, plan.destination.extent, packedByte);
+            }
+            else
+            {
+                from = layoutOffset(plan, plan.source, plan.first + t);
+                to = layoutOffset(plan, plan.destination, plan.first + t);
+            }
+            UnsafeApi.copyMemory(null, plan.source.base + from, null, plan.destination.base + to, plan.unit);
+        }
+    }
+
+    static long layoutOffset(final CopyPlan plan, final CopyPlan.Layout a, final long p)
+    {
+        return plan.wide ?
+            ndOffsetWide(p, plan.unit, 3, a.run, a.n1, a.n2, a.strides[0], a.strides[1], a.strides[2]) :
+            ndOffsetNarrow(p & MASK32, plan.unit, 3, a.run, a.n1, a.n2, a.strides[0], a.strides[1], a.strides[2]);
     }
 
     private static long fastDivide(final long n, final long divisor)
@@ -43,50 +78,57 @@ final class KernelModel
         return FastDivisor.of(divisor).divide(n) & MASK32;
     }
 
-    private static long ndOffsetNarrow(final KernelPlan a, final long p)
+    private static long ndOffsetNarrow(final long p, final int unit, final int dims, final long run, final long n1,
+        final long n2, final long stride1, final long stride2, final long stride3)
     {
-        final long q0 = fastDivide(p, a.run);
-        final long column = ((p - q0 * (a.run & MASK32)) & MASK32) * a.unit;
-        if (a.dims == 1)
+        final long q0 = fastDivide(p, run);
+        final long column = ((p - q0 * (run & MASK32)) & MASK32) * unit;
+        if (dims == 1)
         {
-            return column + q0 * a.stride1;
+            return column + q0 * stride1;
         }
-        final long q1 = fastDivide(q0, a.n1);
-        final long k1 = (q0 - q1 * (a.n1 & MASK32)) & MASK32;
-        if (a.dims == 2)
+        final long q1 = fastDivide(q0, n1);
+        final long k1 = (q0 - q1 * (n1 & MASK32)) & MASK32;
+        if (dims == 2)
         {
-            return column + k1 * a.stride1 + q1 * a.stride2;
+            return column + k1 * stride1 + q1 * stride2;
         }
-        final long q2 = fastDivide(q1, a.n2);
-        final long k2 = (q1 - q2 * (a.n2 & MASK32)) & MASK32;
-        return column + k1 * a.stride1 + k2 * a.stride2 + q2 * a.stride3;
+        final long q2 = fastDivide(q1, n2);
+        final long k2 = (q1 - q2 * (n2 & MASK32)) & MASK32;
+        return column + k1 * stride1 + k2 * stride2 + q2 * stride3;
     }
 
-    private static long ndOffsetWide(final KernelPlan a, final long p)
+    private static long ndOffsetWide(final long p, final int unit, final int dims, final long run, final long n1,
+        final long n2, final long stride1, final long stride2, final long stride3)
     {
-        final long q0 = Long.divideUnsigned(p, a.run);
-        final long column = (p - q0 * a.run) * a.unit;
-        if (a.dims == 1)
+        final long q0 = Long.divideUnsigned(p, run);
+        final long column = (p - q0 * run) * unit;
+        if (dims == 1)
         {
-            return column + q0 * a.stride1;
+            return column + q0 * stride1;
         }
-        final long q1 = Long.divideUnsigned(q0, a.n1);
-        final long k1 = q0 - q1 * a.n1;
-        if (a.dims == 2)
+        final long q1 = Long.divideUnsigned(q0, n1);
+        final long k1 = q0 - q1 * n1;
+        if (dims == 2)
         {
-            return column + k1 * a.stride1 + q1 * a.stride2;
+            return column + k1 * stride1 + q1 * stride2;
         }
-        final long q2 = Long.divideUnsigned(q1, a.n2);
-        final long k2 = q1 - q2 * a.n2;
-        return column + k1 * a.stride1 + k2 * a.stride2 + q2 * a.stride3;
+        final long q2 = Long.divideUnsigned(q1, n2);
+        final long k2 = q1 - q2 * n2;
+        return column + k1 * stride1 + k2 * stride2 + q2 * stride3;
     }
 
     static long treeOffset(final KernelPlan a, final long[] code, final long packedByte)
     {
+        return treeOffset(code, a.size, a.extent, packedByte);
+    }
+
+    private static long treeOffset(final long[] code, final long size, final long extent, final long packedByte)
+    {
         long p = packedByte;
-        final long instance = p / a.size;
-        p -= instance * a.size;
-        long address = instance * a.extent;
+        final long instance = p / size;
+        p -= instance * size;
+        long address = instance * extent;
         int node = 0;
         while (true)
         {

@@ -16,16 +16,19 @@ class LaunchCacheTest
     void shouldFindALaunchByEveryPartOfItsKey()
     {
         final LaunchCache cache = new LaunchCache(64, launch -> { });
-        final LaunchCache.Launch launch = new LaunchCache.Launch(true, 100, 2, 0, 64, 200, 0);
+        final int pack = LaunchCache.PACK;
+        final LaunchCache.Launch launch = new LaunchCache.Launch(pack, 100, 2, 200, 0, 0, 64, 0);
         cache.add(launch);
-        assertSame(launch, cache.find(true, 100, 2, 0, 64, 200, 0));
-        assertNull(cache.find(true, 100, 2, 0, 64, 200, 8));
-        assertNull(cache.find(false, 100, 2, 0, 64, 200, 0));
-        assertNull(cache.find(true, 101, 2, 0, 64, 200, 0));
-        assertNull(cache.find(true, 100, 3, 0, 64, 200, 0));
-        assertNull(cache.find(true, 100, 2, 1, 64, 200, 0));
-        assertNull(cache.find(true, 100, 2, 0, 65, 200, 0));
-        assertNull(cache.find(true, 100, 2, 0, 64, 201, 0));
+        assertSame(launch, cache.find(pack, 100, 2, 200, 0, 0, 64, 0));
+        assertNull(cache.find(pack, 100, 2, 200, 0, 0, 64, 8));
+        assertNull(cache.find(LaunchCache.UNPACK, 100, 2, 200, 0, 0, 64, 0));
+        assertNull(cache.find(LaunchCache.COPY, 100, 2, 200, 0, 0, 64, 0));
+        assertNull(cache.find(pack, 101, 2, 200, 0, 0, 64, 0));
+        assertNull(cache.find(pack, 100, 3, 200, 0, 0, 64, 0));
+        assertNull(cache.find(pack, 100, 2, 201, 0, 0, 64, 0));
+        assertNull(cache.find(pack, 100, 2, 200, 1, 0, 64, 0));
+        assertNull(cache.find(pack, 100, 2, 200, 0, 1, 64, 0));
+        assertNull(cache.find(pack, 100, 2, 200, 0, 0, 65, 0));
     }
 
     @Test
@@ -35,7 +38,7 @@ class LaunchCacheTest
         final LaunchCache cache = new LaunchCache(16, evicted::add);
         for (int i = 0; i < 100; i++)
         {
-            cache.add(new LaunchCache.Launch(true, i, 1, 0, 8, 0, 0));
+            cache.add(new LaunchCache.Launch(LaunchCache.PACK, i, 1, 0, 0, 0, 8, 0));
         }
         assertEquals(100 - cache.capacity(), evicted.size());
         cache.clear();
