@@ -284,8 +284,9 @@ public final class CompiledType
     /**
      * Copies bytes [packedOffset, packedOffset + lengthBytes) of the packed stream of {@code count} instances at
      * {@code srcAddress} into the same bytes of the packed stream of {@code toCount} instances of {@code to} at
-     * {@code dstAddress}: what a pack followed by an unpack does, without the packed bytes between them (a contiguous
-     * side is one pack or unpack). The typed buffers must not overlap.
+     * {@code dstAddress}: what a pack followed by an unpack does, without a packed copy of the range (a contiguous side
+     * is one pack or unpack; otherwise 64 KiB at a time through a buffer of the calling thread that stays in its
+     * cache). The typed buffers must not overlap.
      *
      * @param srcAddress   address of the source's typed buffer (where displacement 0 is).
      * @param count        instances in the source buffer, >= 0.
@@ -516,7 +517,7 @@ public final class CompiledType
         return "CompiledType{" + name + ", nodes=" + nodeCount + "}";
     }
 
-    private void transfer(final Object typedBase, final long typedAddress, final long count,
+    void transfer(final Object typedBase, final long typedAddress, final long count,
         final long packedOffset, final long lengthBytes, final Object packedBase, final long packedAddress,
         final boolean pack)
     {
