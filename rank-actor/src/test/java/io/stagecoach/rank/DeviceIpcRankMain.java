@@ -68,13 +68,13 @@ public final class DeviceIpcRankMain
     /** The layouts of the two sides: the device operations of a get over IPC into device memory. */
     enum Layouts
     {
-        /** One random layout of mixed basic types on both sides: a pack into scratch memory and an unpack. */
+        /** One random layout of mixed basic types on both sides: one copy kernel between the two layouts. */
         SAME,
         /** A random layout of bytes sent, received as contiguous bytes: one pack kernel. */
         TO_CONTIGUOUS,
         /** Contiguous bytes sent, received as a random layout of bytes: one unpack kernel. */
         FROM_CONTIGUOUS,
-        /** Two random layouts of bytes of one packed size: a pack into scratch memory and an unpack. */
+        /** Two random layouts of bytes of one packed size: one copy kernel between the two layouts. */
         OTHER,
         /** Contiguous bytes on both sides: one copy. */
         CONTIGUOUS

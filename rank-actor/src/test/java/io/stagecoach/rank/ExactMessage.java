@@ -74,13 +74,22 @@ record ExactMessage(Datatype type, long count, int spanBytes)
      */
     ByteBuffer unpackedInto(final ByteBuffer source, final ByteBuffer before)
     {
-        final CompiledType compiled = type.compiled();
+        return receivedAs(this, source, before);
+    }
+
+    /**
+     * @return a direct buffer of the receive's span with the bytes a buffer that held {@code before} holds once this
+     * message packed from {@code source} is unpacked into it as {@code receive}, a message of the same packed size.
+     */
+    ByteBuffer receivedAs(final ExactMessage receive, final ByteBuffer source, final ByteBuffer before)
+    {
         final long packedBytes = count * type.size();
         final ByteBuffer packed = ByteBuffer.allocateDirect((int)Math.max(1, packedBytes));
         final ByteBuffer after = ByteBuffer.allocateDirect(before.capacity());
         after.put(before.duplicate().clear()).clear();
-        compiled.pack(BufferUtil.address(source), count, 0, packedBytes, BufferUtil.address(packed));
-        compiled.unpack(BufferUtil.address(packed), count, 0, packedBytes, BufferUtil.address(after));
+        type.compiled().pack(BufferUtil.address(source), count, 0, packedBytes, BufferUtil.address(packed));
+        receive.type.compiled().unpack(BufferUtil.address(packed), receive.count, 0, packedBytes,
+            BufferUtil.address(after));
         return after;
     }
 

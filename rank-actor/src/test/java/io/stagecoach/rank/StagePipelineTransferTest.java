@@ -32,8 +32,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * which the receiver gets every device message with a byte straight out of the sender's device buffer over IPC;
  * chunks of 4 KiB and 64 KiB, device to device, host to device and device to host, messages of 0, 1, chunk - 1,
  * chunk, chunk + 1 bytes, many chunks and 4 MiB + 20, each in a layout from a seeded generator that prints its seed,
- * with blocks across chunk boundaries. Each receive buffer is poisoned beforehand and checked byte for byte
- * afterwards, the bytes outside the datatype included; the path taken and the pool slots given back are checked too.
+ * with blocks across chunk boundaries; on the default path also a scattered device message received in another
+ * scattered layout of the same packed size, got in one device operation (the copy kernel between the two layouts).
+ * Each receive buffer is poisoned beforehand and checked byte for byte afterwards, the bytes outside the datatype
+ * included; the path taken and the pool slots given back are checked too.
  */
 class StagePipelineTransferTest
 {
@@ -138,6 +140,46 @@ class StagePipelineTransferTest
                 " (expected " + expected.get(wrong) + ", poison " + poison.get(pad + wrong) + ")");
             assertPath(direction, wire, packedBytes, chunkBytes, before);
             awaitSlotsBack();
+        }
+    }
+
+    static Stream<Long> scatteredSizes()
+    {
+        return Stream.of(1L, 4095L, 4096L, 4097L, 37L * 4096 + 123, (4L << 20) + 20);
+    }
+
+    /**
+     * A scattered device message received in another scattered layout (both of bytes, so that their signatures
+     * agree) is got over IPC in one device operation, the copy kernel between the two layouts, with nothing through
+     * the stage pipeline.
+     */
+    @ParameterizedTest(name = "{0} bytes")
+    @MethodSource("scatteredSizes")
+    void shouldGetAScatteredDeviceMessageIntoAnotherScatteredLayout(final long packedBytes)
+    {
+        final LocalJob ranks = job("ipc", 4096);
+        final RandomTypes random = RandomTypes.ofBytes(SEED ^ packedBytes);
+        final ExactMessage send = ExactMessage.of(random, packedBytes, 4096);
+        final ExactMessage receive = ExactMessage.of(random, packedBytes, 4096);
+        final ByteBuffer source = TestBytes.random(random, send.spanBytes());
+        final ByteBuffer poison = TestBytes.poison(receive.spanBytes());
+        final long[] before = { pipelineTransfers(0), pipelineTransfers(1), ipcGets() };
+        try (TestMemory from = TestMemory.device(device, 0, send.spanBytes());
+             TestMemory to = TestMemory.device(device, 0, receive.spanBytes()))
+        {
+            from.write(source);
+            to.write(poison);
+            final int messageTag = ++tag;
+            final Request received = ranks.rank(1).irecv(to.address(), receive.spanBytes(), receive.count(),
+                receive.type(), 0, messageTag);
+            ranks.rank(0).isend(from.address(), send.spanBytes(), send.count(), send.type(), 1, messageTag)
+                .await(TIMEOUT);
+            assertEquals(receive.count(), received.await(TIMEOUT).count(), "instances received");
+            final int wrong = send.receivedAs(receive, source, poison).mismatch(to.read());
+            assertEquals(-1, wrong, () -> "byte " + wrong + " of " + send.type() + " received as " + receive.type());
+            assertEquals(before[2] + 1, ipcGets(), "device messages got over IPC");
+            assertEquals(before[0], pipelineTransfers(0), "sends through the pipeline");
+            assertEquals(before[1], pipelineTransfers(1), "receives through the pipeline");
         }
     }
 

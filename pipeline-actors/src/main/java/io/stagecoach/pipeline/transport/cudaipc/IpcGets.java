@@ -20,20 +20,22 @@ import io.stagecoach.protocol.datatype.Datatype;
 
 /**
  * Gets of device messages from same-node processes: the receiver opens the IPC handle of the sender's buffer
- * (cached per allocation by the device layer) and, on one stream per device, moves the message in the fewest
- * device operations its two layouts allow: one copy when both sides are contiguous, one unpack kernel reading the
- * peer's memory when only the source is, one pack kernel writing the destination when only the destination is, and
- * a pack into device scratch memory then an unpack, {@link #SCRATCH_BYTES} at a time, when neither is; kernels
- * run on the device that holds both buffers, and between two devices only a copy between contiguous buffers does. A host
- * destination gets the packed bytes in pinned memory, which the caller unpacks on completion; that memory is kept for
- * the next gets, up to {@link #MAX_SPARE_PINNED_BYTES}, since pinning host memory costs milliseconds. Each get records an
- * event; {@link #poll} hands completed gets back in the order they started, from the caller's own thread: nothing
- * waits and no other thread is involved. Not thread-safe: one thread (the engine's) drives it.
+ * (cached per allocation by the device layer) and, on one stream per device, moves the message in one device
+ * operation whatever its two layouts: one copy when both sides are contiguous, one unpack kernel reading the peer's
+ * memory when only the source is, one pack kernel writing the destination when only the destination is, and one
+ * kernel that reads the source's layout and writes the destination's
+ * ({@link io.stagecoach.device.DeviceTranscoder}, pack and unpack fused) when neither is. The pair of kernels through
+ * device scratch memory that the last case took before is gone: no case needs it, since the fused kernel runs
+ * wherever the pair ran (every buffer reachable by the kernels of one device), and between two devices neither runs
+ * (a kernel of one device does not read another's memory; only a copy between contiguous buffers crosses devices, the
+ * rest comes through the stage pipeline). A host destination gets the packed bytes in pinned memory, which the caller
+ * unpacks on completion; that memory is kept for the next gets, up to {@link #MAX_SPARE_PINNED_BYTES}, since pinning
+ * host memory costs milliseconds. Each get records an event; {@link #poll} hands completed gets back in the order they
+ * started, from the caller's own thread: nothing waits and no other thread is involved. Not thread-safe: one thread
+ * (the engine's) drives it.
  */
 public final class IpcGets implements AutoCloseable
 {
-    /** Bytes of device scratch memory through which a get whose both layouts scatter moves, at most, at a time. */
-    public static final long SCRATCH_BYTES = 4L << 20;
     /** Pinned host memory kept for later gets to host destinations, at most. */
     public static final long MAX_SPARE_PINNED_BYTES = 256L << 20;
     /** Ranges of host memory kept registered with the device for gets, at most. */
@@ -85,7 +87,6 @@ public final class IpcGets implements AutoCloseable
     private final ArrayDeque<Allocation> sparePinned = new ArrayDeque<>();
     private long sparePinnedBytes;
     private final DeviceStream[] streams;
-    private final Allocation[] scratch;
     private final ArrayDeque<Get> inFlight = new ArrayDeque<>();
     private final ArrayDeque<Get> idle = new ArrayDeque<>();
     private final Map<ByteBuffer, CompiledType> layouts = new LinkedHashMap<>(16, 0.75f, true)
@@ -108,7 +109,6 @@ public final class IpcGets implements AutoCloseable
         this.tracer = tracer;
         this.registrations = new HostRegistrations(runtime, MAX_REGISTRATIONS);
         this.streams = new DeviceStream[runtime.deviceCount()];
-        this.scratch = new Allocation[runtime.deviceCount()];
     }
 
     /**
@@ -422,10 +422,6 @@ public final class IpcGets implements AutoCloseable
             {
                 streams[i].close();
             }
-            if (scratch[i] != null)
-            {
-                scratch[i].free();
-            }
         }
     }
 
@@ -460,15 +456,8 @@ public final class IpcGets implements AutoCloseable
         }
         else
         {
-            final long scratchAddress = scratch(device);
-            for (long offset = 0; offset < packedBytes; offset += SCRATCH_BYTES)
-            {
-                final long lengthBytes = Math.min(SCRATCH_BYTES, packedBytes - offset);
-                runtime.packer(sourceLayout, device)
-                    .pack(stream, source, sourceCount, offset, lengthBytes, scratchAddress);
-                runtime.packer(destinationLayout, device)
-                    .unpack(stream, scratchAddress, destinationCount, offset, lengthBytes, destination);
-            }
+            runtime.transcoder(sourceLayout, destinationLayout, device)
+                .transcode(stream, source, sourceCount, destination, destinationCount, 0, packedBytes);
         }
     }
 
@@ -479,15 +468,6 @@ public final class IpcGets implements AutoCloseable
             streams[device] = runtime.createStream(device);
         }
         return streams[device];
-    }
-
-    private long scratch(final int device)
-    {
-        if (scratch[device] == null)
-        {
-            scratch[device] = runtime.allocate(device, SCRATCH_BYTES);
-        }
-        return scratch[device].address();
     }
 
     private Allocation takePinned(final long lengthBytes)

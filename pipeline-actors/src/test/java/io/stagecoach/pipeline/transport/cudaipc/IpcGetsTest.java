@@ -9,6 +9,7 @@ import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceKind;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.DeviceStream;
+import io.stagecoach.device.RandomTypes;
 import io.stagecoach.pipeline.trace.Stage;
 import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.protocol.datatype.CompiledType;
@@ -26,8 +27,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Gets on the emulated device, out of memory exported by this process: the four layout cases move the bytes of the
  * datatype and no other, each get ends once, in order, with a GET record in the stage trace (transfer, bytes, device,
- * a span that ends after it starts); pinned memory of a get to host memory is kept for the next one; host memory
- * registered for gets is counted and dropped when a new range overlaps it.
+ * a span that ends after it starts); a scattered source into another scattered layout (random pairs, and 4 MiB + 20
+ * bytes, more than the scratch memory the two-kernel path had) arrives byte for byte in one copy between the layouts;
+ * pinned memory of a get to host memory is kept for the next one; host memory registered for gets is counted and
+ * dropped when a new range overlaps it.
  */
 class IpcGetsTest
 {
@@ -126,6 +129,74 @@ class IpcGetsTest
                 assertEquals(0, record[6]);
             }
             assertEquals(4, gets.started());
+        }
+    }
+
+    @Test
+    void shouldGetAScatteredMessageIntoAnotherScatteredLayoutByteForByte()
+    {
+        final RandomTypes random = RandomTypes.ofBytes(RandomTypes.seed("IpcGetsTest scattered to scattered"));
+        final long large = (4L << 20) + 20;
+        checkScatteredToScattered(Datatype.vector(large, 1, 2, Datatype.BYTE).commit().compiled(), 1,
+            Datatype.vector(large / 4, 4, 7, Datatype.BYTE).commit().compiled(), 1, 3);
+        int checked = 0;
+        for (int t = 0; t < 40; t++)
+        {
+            final CompiledType from = random.next().compiled();
+            final CompiledType to = random.next().compiled();
+            final long count = 1 + random.nextInt(3);
+            final long toCount = (count * from.size() + to.size() - 1) / to.size();
+            if (from.isContiguous() || to.isContiguous() || !RandomTypes.isNonOverlapping(to, toCount))
+            {
+                continue;
+            }
+            checkScatteredToScattered(from, count, to, toCount, t);
+            checked++;
+        }
+        assertTrue(checked >= 10, "only " + checked + " random pairs of scattered layouts");
+    }
+
+    private void checkScatteredToScattered(
+        final CompiledType from, final long count, final CompiledType to, final long toCount, final int seed)
+    {
+        final long packedBytes = count * from.size();
+        final int sourceBytes = (int)(from.dataHighBytes(count) - from.dataLowBytes(count));
+        final int destinationBytes = (int)(to.dataHighBytes(toCount) - to.dataLowBytes(toCount));
+        try (Allocation source = runtime.allocate(0, sourceBytes);
+            Allocation destination = runtime.allocate(0, destinationBytes);
+            DeviceStream stream = runtime.createStream(0))
+        {
+            final ByteBuffer pattern = ByteBuffer.allocateDirect(sourceBytes);
+            for (int i = 0; i < sourceBytes; i++)
+            {
+                pattern.put(i, (byte)(i * 13 + seed));
+            }
+            final ByteBuffer expected = ByteBuffer.allocateDirect(destinationBytes);
+            for (int i = 0; i < destinationBytes; i++)
+            {
+                expected.put(i, (byte)0xA5);
+            }
+            stream.copy(source.address(), BufferUtil.address(pattern), sourceBytes);
+            stream.copy(destination.address(), BufferUtil.address(expected), destinationBytes);
+            stream.synchronize();
+            final long sourceBase = source.address() - from.dataLowBytes(count);
+            final long destinationBase = destination.address() - to.dataLowBytes(toCount);
+            gets.start(seed, runtime.exportIpc(source.address(), sourceBytes), sourceBase - source.address(), count,
+                from, 0, destinationBase, toCount, to, packedBytes, "scattered " + seed);
+            while (gets.inFlight() > 0)
+            {
+                gets.poll((attachment, packedAddress, failure) -> assertNull(failure));
+            }
+            final ByteBuffer arrived = ByteBuffer.allocateDirect(destinationBytes);
+            stream.copy(BufferUtil.address(arrived), destination.address(), destinationBytes);
+            stream.synchronize();
+            final ByteBuffer packed = ByteBuffer.allocateDirect((int)packedBytes);
+            from.pack(BufferUtil.address(pattern) - from.dataLowBytes(count), count, 0, packedBytes,
+                BufferUtil.address(packed));
+            to.unpack(BufferUtil.address(packed), toCount, 0, packedBytes,
+                BufferUtil.address(expected) - to.dataLowBytes(toCount));
+            assertEquals(-1, expected.mismatch(arrived), () -> packedBytes + " bytes of " + from.describe() +
+                " into " + to.describe());
         }
     }
 
