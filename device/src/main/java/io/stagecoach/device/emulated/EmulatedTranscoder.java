@@ -6,8 +6,7 @@ import io.stagecoach.protocol.datatype.CompiledType;
 
 /**
  * The emulated copy kernel between two layouts: the datatype engine's host copy between them
- * ({@link CompiledType#transcode}), which walks both layouts' segments side by side with no packed bytes in between,
- * run in stream order by the stream's worker.
+ * ({@link CompiledType#transcode}, a cache-sized piece at a time), run in stream order by the stream's worker.
  */
 final class EmulatedTranscoder implements BackendTranscoder
 {
