@@ -6,6 +6,7 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.stagecoach.protocol.datatype.CompiledType;
@@ -36,7 +37,9 @@ public final class DeviceRuntime implements AutoCloseable
     private final int defaultDevice;
     private final MemoryMap memoryMap = new MemoryMap();
     private final Long2ObjectHashMap<Allocation> live = new Long2ObjectHashMap<>();
-    private final Long2ObjectHashMap<byte[]> exported = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<Export> exported = new Long2ObjectHashMap<>();
+    private final AtomicLong exportNumbers = new AtomicLong();
+    private final List<IpcExportListener> exportListeners = new CopyOnWriteArrayList<>();
     private final ConcurrentHashMap<CompiledType, DevicePacker[]> packers = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<TypePair, DeviceTranscoder[]> transcoders = new ConcurrentHashMap<>();
     private final Set<DeviceStream> streams = ConcurrentHashMap.newKeySet();
@@ -471,7 +474,9 @@ public final class DeviceRuntime implements AutoCloseable
     }
 
     /**
-     * Export a range of device memory allocated by this runtime for another process on this node.
+     * Export a range of device memory allocated by this runtime for another process on this node. The allocation is
+     * exported once, under a number of this runtime that its handles carry; {@link IpcExportListener}s are told when
+     * it is freed.
      *
      * @param address     start of the range.
      * @param lengthBytes of the range.
@@ -487,19 +492,36 @@ public final class DeviceRuntime implements AutoCloseable
                 Long.toHexString(address) + " is " + region);
         }
         checkRange(address, lengthBytes, "IPC export");
-        final byte[] opaque;
+        final Export export;
         synchronized (exported)
         {
-            byte[] known = exported.get(region.startAddress());
+            Export known = exported.get(region.startAddress());
             if (known == null)
             {
-                known = backend.exportIpc(region.device(), region.startAddress());
+                known = new Export(backend.exportIpc(region.device(), region.startAddress()),
+                    exportNumbers.incrementAndGet());
                 exported.put(region.startAddress(), known);
             }
-            opaque = known;
+            export = known;
         }
         return new IpcHandle(backend.kind(), region.device(), ProcessHandle.current().pid(), region.startAddress(),
-            region.lengthBytes(), address - region.startAddress(), lengthBytes, opaque);
+            region.lengthBytes(), address - region.startAddress(), lengthBytes, export.number(), export.opaque());
+    }
+
+    /**
+     * @param listener told of each allocation this runtime exported that is freed from now on.
+     */
+    public void addExportListener(final IpcExportListener listener)
+    {
+        exportListeners.add(listener);
+    }
+
+    /**
+     * @param listener no longer to be told.
+     */
+    public void removeExportListener(final IpcExportListener listener)
+    {
+        exportListeners.remove(listener);
     }
 
     /**
@@ -522,6 +544,21 @@ public final class DeviceRuntime implements AutoCloseable
     public void invalidateIpc(final IpcHandle handle)
     {
         ipcCache.invalidate(handle);
+    }
+
+    /**
+     * Tell the cache that the exporter freed an allocation, as its {@link IpcExportListener} heard: the mapping of that
+     * export closes, at once where unused, otherwise once its last {@link IpcMapping} is closed. A mapping of a later
+     * export at the same address stays.
+     *
+     * @param processId         of the exporter, as its handles name it.
+     * @param allocationAddress of the freed allocation in the exporter.
+     * @param exportNumber      of its export.
+     * @return true when a mapping of that export was open.
+     */
+    public boolean invalidateIpc(final long processId, final long allocationAddress, final long exportNumber)
+    {
+        return ipcCache.invalidate(processId, allocationAddress, exportNumber);
     }
 
     /**
@@ -670,9 +707,10 @@ public final class DeviceRuntime implements AutoCloseable
         {
             live.remove(region.startAddress());
         }
+        final Export export;
         synchronized (exported)
         {
-            exported.remove(region.startAddress());
+            export = exported.remove(region.startAddress());
         }
         memoryMap.remove(region, region.type() != MemoryType.REGISTERED_HOST);
         switch (region.type())
@@ -681,6 +719,10 @@ public final class DeviceRuntime implements AutoCloseable
             case PINNED_HOST -> backend.freePinned(region.startAddress());
             case REGISTERED_HOST -> backend.unregisterHost(region.startAddress());
             default -> throw new IllegalStateException("cannot free " + region);
+        }
+        if (export != null)
+        {
+            exportFreed(region.startAddress(), export.number());
         }
     }
 
@@ -720,6 +762,22 @@ public final class DeviceRuntime implements AutoCloseable
         }
         checkRange(address, lengthBytes, role);
         return region;
+    }
+
+    private void exportFreed(final long allocationAddress, final long exportNumber)
+    {
+        for (final IpcExportListener listener : exportListeners)
+        {
+            try
+            {
+                listener.exportFreed(allocationAddress, exportNumber);
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.warn("export listener failed on the free of 0x{} (export {})", Long.toHexString(allocationAddress),
+                    exportNumber, ex);
+            }
+        }
     }
 
     private MemoryRegion reallocatedElsewhere(final long address, final MemoryRegion freed)
@@ -785,6 +843,11 @@ public final class DeviceRuntime implements AutoCloseable
         {
             throw new IllegalArgumentException("device " + device + " outside [0, " + backend.deviceCount() + ")");
         }
+    }
+
+    /** An allocation's export: the driver's opaque handle and this runtime's number of it. */
+    private record Export(byte[] opaque, long number)
+    {
     }
 
     /** The datatypes of a copy between two layouts, by identity, as packers are cached. */

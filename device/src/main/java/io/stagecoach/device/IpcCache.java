@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * Opened IPC handles, one driver mapping per exported allocation, shared by every {@link IpcMapping} of it. A handle
- * for the same exporter address with different opaque bytes names a new allocation: the old mapping is stale and is
- * closed once unused. Unused mappings stay open for reuse, at most {@link #MAX_IDLE} of them.
+ * for the same exporter address with another export number or other opaque bytes names a new allocation: the old
+ * mapping is stale and is closed once unused. Unused mappings stay open for reuse, at most {@link #MAX_IDLE} of them,
+ * until the exporter says it freed the allocation ({@link #invalidate(long, long, long)}).
  */
 final class IpcCache
 {
@@ -81,6 +82,23 @@ final class IpcCache
         }
         entry.references++;
         return new IpcMapping(entry, handle, entry.localBase + handle.offsetBytes());
+    }
+
+    /**
+     * Retires the mapping of one export of a process, where it is the one mapped under its address.
+     *
+     * @return true when it was.
+     */
+    synchronized boolean invalidate(final long processId, final long allocationAddress, final long exportNumber)
+    {
+        final Key key = new Key(backend.kind(), processId, allocationAddress);
+        final Entry entry = entries.get(key);
+        if (entry == null || entry.handle.exportNumber() != exportNumber)
+        {
+            return false;
+        }
+        retire(key, entry);
+        return true;
     }
 
     synchronized void invalidate(final IpcHandle handle)

@@ -8,7 +8,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A range of device memory exported for another process on the same node: the driver's opaque handle of the
- * allocation plus where the range lies in it. Travels on the wire as {@link #ENCODED_LENGTH} bytes.
+ * allocation plus where the range lies in it, and the exporter's number of the export, which no later allocation
+ * shares (the driver may hand out equal opaque bytes for a new allocation at the address of a freed one: the number
+ * keeps a peer from taking its mapping of the old one for the new). Travels on the wire as {@link #ENCODED_LENGTH}
+ * bytes.
  */
 public final class IpcHandle
 {
@@ -31,6 +34,7 @@ public final class IpcHandle
     private final long allocationBytes;
     private final long offsetBytes;
     private final long lengthBytes;
+    private final long exportNumber;
     private final byte[] opaque;
 
     IpcHandle(
@@ -41,6 +45,7 @@ public final class IpcHandle
         final long allocationBytes,
         final long offsetBytes,
         final long lengthBytes,
+        final long exportNumber,
         final byte[] opaque)
     {
         if (opaque.length != OPAQUE_BYTES)
@@ -54,6 +59,7 @@ public final class IpcHandle
         this.allocationBytes = allocationBytes;
         this.offsetBytes = offsetBytes;
         this.lengthBytes = lengthBytes;
+        this.exportNumber = exportNumber;
         this.opaque = opaque.clone();
     }
 
@@ -113,6 +119,14 @@ public final class IpcHandle
         return lengthBytes;
     }
 
+    /**
+     * @return the exporter's number of this export of the allocation, unique in its process.
+     */
+    public long exportNumber()
+    {
+        return exportNumber;
+    }
+
     byte[] opaque()
     {
         return opaque.clone();
@@ -120,7 +134,8 @@ public final class IpcHandle
 
     boolean sameAllocation(final IpcHandle other)
     {
-        return kind == other.kind && processId == other.processId && Arrays.equals(opaque, other.opaque);
+        return kind == other.kind && processId == other.processId && exportNumber == other.exportNumber &&
+            Arrays.equals(opaque, other.opaque);
     }
 
     /**
@@ -138,6 +153,7 @@ public final class IpcHandle
         buffer.putLong(offset + 32, allocationBytes);
         buffer.putLong(offset + 40, offsetBytes);
         buffer.putLong(offset + 48, lengthBytes);
+        buffer.putLong(offset + 56, exportNumber);
         buffer.putBytes(offset + 64, opaque);
     }
 
@@ -179,6 +195,7 @@ public final class IpcHandle
             buffer.getLong(offset + 32),
             buffer.getLong(offset + 40),
             buffer.getLong(offset + 48),
+            buffer.getLong(offset + 56),
             opaque);
     }
 
@@ -200,6 +217,6 @@ public final class IpcHandle
     {
         return "IpcHandle{" + kind + " device " + device + " of process " + processId + ", " + lengthBytes +
             " bytes at offset " + offsetBytes + " of allocation 0x" + Long.toHexString(allocationAddress) + " of " +
-            allocationBytes + " bytes}";
+            allocationBytes + " bytes, export " + exportNumber + "}";
     }
 }

@@ -774,6 +774,8 @@ public abstract class DeviceContractTest
             assertTrue(output.contains("same mapping true"), output.toString());
             assertTrue(output.contains("open 1"), output.toString());
             assertTrue(output.contains("read ok"), output.toString());
+            assertTrue(output.contains("invalidate another export false"), output.toString());
+            assertTrue(output.contains("invalidate its export true"), output.toString());
             assertTrue(output.contains("open after invalidate 0"), output.toString());
             final byte[] written = new byte[length];
             new RandomTypes(12).nextBytes(written);
@@ -854,6 +856,74 @@ public abstract class DeviceContractTest
                 assertEquals(first.address(), again.address());
                 assertEquals(1, runtime.openIpcCount());
             }
+        }
+    }
+
+    /**
+     * Freeing an exported allocation tells the export listeners, with the number its handles carry, once; freeing
+     * one never exported tells them nothing; a new export at the same address has another number.
+     */
+    @Test
+    public void shouldTellExportListenersOfEachFreedExportOnce()
+    {
+        final List<long[]> told = Collections.synchronizedList(new ArrayList<>());
+        final IpcExportListener listener = (address, number) -> told.add(new long[]{ address, number });
+        runtime.addExportListener(listener);
+        try
+        {
+            final Allocation exported = runtime.allocate(0, 4096);
+            final Allocation kept = runtime.allocate(0, 4096);
+            final IpcHandle handle = runtime.exportIpc(exported.address() + 128, 256);
+            assertEquals(handle.exportNumber(), runtime.exportIpc(exported.address(), 4096).exportNumber(),
+                "one allocation, one export");
+            final long address = exported.address();
+            exported.free();
+            kept.free();
+            assertEquals(1, told.size(), "listeners told of the exported allocation alone");
+            assertEquals(address, told.get(0)[0]);
+            assertEquals(handle.exportNumber(), told.get(0)[1]);
+            try (Allocation again = runtime.allocate(0, 4096))
+            {
+                assertNotEquals(handle.exportNumber(), runtime.exportIpc(again.address(), 4096).exportNumber());
+            }
+            assertEquals(2, told.size(), "the second export freed");
+        }
+        finally
+        {
+            runtime.removeExportListener(listener);
+        }
+        try (Allocation unheard = runtime.allocate(0, 4096))
+        {
+            runtime.exportIpc(unheard.address(), 4096);
+        }
+        assertEquals(2, told.size(), "a listener removed is told nothing");
+    }
+
+    /**
+     * The mapping of an export its owner freed closes when told so by export number: at once where unused, when its
+     * last use is closed otherwise; a number of another export leaves it open.
+     */
+    @Test
+    public void shouldCloseTheMappingOfAFreedExportByItsNumber()
+    {
+        final long self = ProcessHandle.current().pid();
+        runtime.invalidateIpcOf(self);
+        try (Allocation memory = runtime.allocate(0, 8192))
+        {
+            final IpcHandle handle = runtime.exportIpc(memory.address(), 8192);
+            runtime.openIpc(handle).close();
+            assertEquals(1, runtime.openIpcCount(), "an unused mapping stays for reuse");
+            assertFalse(runtime.invalidateIpc(self, memory.address(), handle.exportNumber() + 1));
+            assertFalse(runtime.invalidateIpc(self, memory.address() + 8, handle.exportNumber()));
+            assertEquals(1, runtime.openIpcCount());
+            assertTrue(runtime.invalidateIpc(self, memory.address(), handle.exportNumber()));
+            assertEquals(0, runtime.openIpcCount());
+            final IpcMapping held = runtime.openIpc(handle);
+            assertTrue(runtime.invalidateIpc(self, memory.address(), handle.exportNumber()));
+            assertEquals(0, runtime.openIpcCount(), "a mapping in use leaves the cache at once");
+            assertEquals(memory.address(), held.address(), "and stays usable until closed");
+            held.close();
+            assertFalse(runtime.invalidateIpc(self, memory.address(), handle.exportNumber()), "told twice");
         }
     }
 

@@ -50,7 +50,11 @@ public final class IpcChild
             stream.synchronize();
             first.close();
             second.close();
-            runtime.invalidateIpc(handle);
+            System.out.println("invalidate another export " + runtime.invalidateIpc(handle.processId(),
+                handle.allocationAddress(), handle.exportNumber() + 1));
+            System.out.println("open " + runtime.openIpcCount());
+            System.out.println("invalidate its export " + runtime.invalidateIpc(handle.processId(),
+                handle.allocationAddress(), handle.exportNumber()));
             System.out.println("open after invalidate " + runtime.openIpcCount());
         }
         catch (final RuntimeException ex)
