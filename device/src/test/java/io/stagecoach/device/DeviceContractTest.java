@@ -927,6 +927,36 @@ public abstract class DeviceContractTest
         }
     }
 
+    /**
+     * A peer that was not told of a free yet (its IPC_RELEASE still on the way) maps a new allocation at the freed
+     * one's address afresh all the same: the cache holds the new export, not the old, and a late word of the old one
+     * leaves it open.
+     */
+    @Test
+    public void shouldMapTheExportOfANewAllocationAtAFreedOnesAddressAfreshWhenNotToldOfTheFree()
+    {
+        final long self = ProcessHandle.current().pid();
+        runtime.invalidateIpcOf(self);
+        final long address;
+        final IpcHandle old;
+        try (Allocation memory = runtime.allocate(0, 8192))
+        {
+            address = memory.address();
+            old = runtime.exportIpc(address, 8192);
+            runtime.openIpc(old).close();
+        }
+        try (Allocation memory = runtime.allocate(0, 8192))
+        {
+            assumeTrue(memory.address() == address, "the allocator put the new allocation elsewhere");
+            final IpcHandle handle = runtime.exportIpc(address, 8192);
+            runtime.openIpc(handle).close();
+            assertEquals(1, runtime.openIpcCount(), "the old export's mapping was retired for the new one");
+            assertFalse(runtime.invalidateIpc(self, address, old.exportNumber()), "a late word of the old export");
+            assertEquals(1, runtime.openIpcCount());
+            assertTrue(runtime.invalidateIpc(self, address, handle.exportNumber()));
+        }
+    }
+
     @Test
     public void shouldOpenItsOwnExportWithoutTheDriver()
     {

@@ -28,7 +28,14 @@ import org.agrona.BufferUtil;
  * the sender then leaves a large send unmatched, starts a send that takes the receiver's device a while to get
  * ({@link #slowType}) and waits to be killed, while the receiver waits on a receive from it that can only fail and on
  * the slow get; the receiver then checks that nothing writes into the slow receive's buffer once its request ended,
- * receives the message left behind, and reports the mappings it holds once the sender is lost.
+ * receives the message left behind, and reports the mappings it holds once the sender is lost. Mode {@code release}:
+ * the receiver gets a large scattered message of one layout of bytes into another from one send buffer
+ * {@link #RELEASE_ROUNDS} times and prints the mappings it holds after each; once the receiver said it looked, the
+ * sender frees the buffer and says so
+ * in a small message, and the receiver prints the mappings it holds once the sender's IPC_RELEASE came; the sender then
+ * sends other bytes from a new buffer of the same length (at the freed one's address, where the allocator puts it
+ * there), which the receiver checks byte for byte with the mappings it holds then, and frees it once the receiver
+ * said it looked; the receiver prints the mappings it holds once that IPC_RELEASE came too.
  */
 public final class DeviceIpcRankMain
 {
@@ -42,9 +49,17 @@ public final class DeviceIpcRankMain
     static final int TAG_LEFT_BEHIND = 2001;
     static final int TAG_SLOW = 2002;
     static final long SLOW_BYTES = 48L << 20;
+    static final int RELEASE_ROUNDS = 3;
+    static final long RELEASE_MESSAGE_BYTES = (1L << 20) + 7;
+    static final int TAG_RELEASE = 3000;
+    static final int TAG_FREED = 3100;
+    static final int TAG_AGAIN = 3101;
+    static final int TAG_REPORTED = 3102;
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final int IPC_GETS = 10;
+    private static final int IPC_RELEASES = 11;
+    private static final long RELEASE_WAIT_MS = 5000;
     private static final int SENDER = 0;
     private static final int RECEIVER = 1;
 
@@ -138,7 +153,18 @@ public final class DeviceIpcRankMain
             System.out.println("START rank=" + world.rank() + " mode=" + mode + " seed=" + seed + " devices=" +
                 directory + " open=" + device.openIpcCount());
             System.out.flush();
-            if (mode.equals("kill"))
+            if (mode.equals("release"))
+            {
+                if (world.rank() == SENDER)
+                {
+                    sendFreeAndSendAgain(world, device, seed);
+                }
+                else
+                {
+                    receiveAcrossTheFree(world, device, seed);
+                }
+            }
+            else if (mode.equals("kill"))
             {
                 if (world.rank() == SENDER)
                 {
@@ -347,6 +373,126 @@ public final class DeviceIpcRankMain
             System.out.println("OPEN-AFTER-LOSS " + device.openIpcCount() + " gets=" + engine.device().ipcGets());
             System.out.flush();
         }
+    }
+
+    private static void sendFreeAndSendAgain(final Communicator world, final DeviceRuntime device, final long seed)
+    {
+        final Case message = releaseMessage(seed);
+        final long freedAddress;
+        try (TestMemory from = TestMemory.device(device, 0, message.sendLength()))
+        {
+            freedAddress = from.address();
+            from.write(message.source());
+            for (int round = 0; round < RELEASE_ROUNDS; round++)
+            {
+                world.isend(from.address() + message.sendPad(), message.sendLength() - message.sendPad(),
+                    message.send().count(), message.send().type(), RECEIVER, TAG_RELEASE + round).await(TIMEOUT);
+            }
+            world.irecv(ByteBuffer.allocateDirect(8), 8, Datatype.BYTE, RECEIVER, TAG_REPORTED).await(TIMEOUT);
+        }
+        world.isend(ByteBuffer.allocateDirect(8), 8, Datatype.BYTE, RECEIVER, TAG_FREED).await(TIMEOUT);
+        try (TestMemory again = TestMemory.device(device, 0, message.sendLength()))
+        {
+            again.write(flipped(message.source()));
+            System.out.println("AGAIN same-address=" + (again.address() == freedAddress));
+            world.isend(again.address() + message.sendPad(), message.sendLength() - message.sendPad(),
+                message.send().count(), message.send().type(), RECEIVER, TAG_AGAIN).await(TIMEOUT);
+            world.irecv(ByteBuffer.allocateDirect(8), 8, Datatype.BYTE, RECEIVER, TAG_REPORTED).await(TIMEOUT);
+        }
+        System.out.println("SENT-AGAIN");
+        System.out.flush();
+    }
+
+    private static void receiveAcrossTheFree(final Communicator world, final DeviceRuntime device, final long seed)
+        throws InterruptedException
+    {
+        final ProgressEngine engine = world.engine();
+        final Case message = releaseMessage(seed);
+        final ByteBuffer poison = TestBytes.poison(message.receiveLength());
+        try (TestMemory to = TestMemory.device(device, 0, message.receiveLength()))
+        {
+            final ByteBuffer expected = expected(message, poison);
+            for (int round = 0; round < RELEASE_ROUNDS; round++)
+            {
+                final long before = engine.counters(SENDER)[IPC_GETS];
+                to.write(poison);
+                receive(world, message, to, TAG_RELEASE + round);
+                final int mismatch = expected.clear().limit(message.receiveLength()).mismatch(to.read());
+                System.out.println("HELD " + round + " ipc=" + (engine.counters(SENDER)[IPC_GETS] - before) +
+                    " open=" + device.openIpcCount() + (mismatch == -1 ? " OK" : " WRONG at byte " + mismatch));
+            }
+            world.isend(ByteBuffer.allocateDirect(8), 8, Datatype.BYTE, SENDER, TAG_REPORTED).await(TIMEOUT);
+            world.irecv(ByteBuffer.allocateDirect(8), 8, Datatype.BYTE, SENDER, TAG_FREED).await(TIMEOUT);
+            awaitRelease(engine, device, "RELEASED", 1);
+            final Case again = new Case(message.index(), message.direction(), message.packedBytes(),
+                message.layouts(), message.send(), message.sendPad(), message.sendLength(), message.receive(),
+                message.receivePad(), message.receiveLength(), flipped(message.source()));
+            final ByteBuffer expectedAgain = expected(again, poison);
+            final long before = engine.counters(SENDER)[IPC_GETS];
+            to.write(poison);
+            receive(world, again, to, TAG_AGAIN);
+            final int mismatch = expectedAgain.clear().limit(message.receiveLength()).mismatch(to.read());
+            System.out.println("AGAIN ipc=" + (engine.counters(SENDER)[IPC_GETS] - before) + " open=" +
+                device.openIpcCount() + " releases=" + engine.counters(SENDER)[IPC_RELEASES] +
+                (mismatch == -1 ? " OK" : " WRONG at byte " + mismatch));
+            world.isend(ByteBuffer.allocateDirect(8), 8, Datatype.BYTE, SENDER, TAG_REPORTED).await(TIMEOUT);
+            awaitRelease(engine, device, "RELEASED-AGAIN", 2);
+        }
+    }
+
+    /**
+     * Waits, at most {@link #RELEASE_WAIT_MS}, for the sender's IPC_RELEASE and for no mapping of its memory to be
+     * left open, then prints what it saw.
+     */
+    private static void awaitRelease(
+        final ProgressEngine engine, final DeviceRuntime device, final String what, final long releases)
+        throws InterruptedException
+    {
+        final long startNs = System.nanoTime();
+        while ((device.openIpcCount() != 0 || engine.counters(SENDER)[IPC_RELEASES] < releases) &&
+            System.nanoTime() - startNs < TimeUnit.MILLISECONDS.toNanos(RELEASE_WAIT_MS))
+        {
+            Thread.sleep(1);
+        }
+        System.out.println(what + " open=" + device.openIpcCount() + " releases=" +
+            engine.counters(SENDER)[IPC_RELEASES] + " after-ms=" +
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs));
+        System.out.flush();
+    }
+
+    private static void receive(final Communicator world, final Case message, final TestMemory to, final int tag)
+    {
+        world.irecv(to.address() + message.receivePad(), message.receiveLength() - message.receivePad(),
+            message.receive().count(), message.receive().type(), SENDER, tag).await(TIMEOUT);
+    }
+
+    /**
+     * @return a large message of one scattered layout of bytes received in another: a get over IPC by the copy
+     * kernel between the two layouts.
+     */
+    static Case releaseMessage(final long seed)
+    {
+        Case message = null;
+        for (int attempt = 0; message == null || message.send().type().compiled().isContiguous() ||
+            message.receive().type().compiled().isContiguous(); attempt++)
+        {
+            message = derive(seed ^ 0x52454C45L ^ attempt, -2, Direction.D_TO_D, RELEASE_MESSAGE_BYTES,
+                Layouts.OTHER);
+        }
+        return message;
+    }
+
+    /**
+     * @return a direct copy of the bytes with every bit flipped: what the sender's second buffer holds.
+     */
+    private static ByteBuffer flipped(final ByteBuffer bytes)
+    {
+        final ByteBuffer copy = ByteBuffer.allocateDirect(bytes.capacity());
+        for (int i = 0; i < bytes.capacity(); i++)
+        {
+            copy.put(i, (byte)~bytes.get(i));
+        }
+        return copy;
     }
 
     /**

@@ -48,7 +48,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * whose get the receiver's device is still running: the receiver's pending receive from it fails within 2 s naming
  * rank 0; the receive in flight fails naming rank 0 once the get ended (or completes, where the get ended before the
  * loss was seen), and nothing writes into its buffer once its request ended; the receive of the message left
- * behind fails naming rank 0; the receiver closes its mappings of the dead process's memory and exits with 0.</li>
+ * behind fails naming rank 0; the receiver closes its mappings of the dead process's memory and exits with 0;</li>
+ * <li>a sender that frees a buffer the receiver got messages out of over IPC (one mapping for three gets, each a copy
+ * kernel between two scattered layouts of bytes): the receiver holds no mapping of it once the sender's IPC_RELEASE
+ * came, within 5 s of the sender's next message, and gets other bytes out of a new buffer of the same length (at the
+ * freed one's address, where the sender's allocator puts it there) byte for byte, through a mapping of its own,
+ * which closes in turn once the sender frees that buffer.</li>
  * </ul>
  */
 @Tag("system")
@@ -146,6 +151,45 @@ class DeviceIpcSystemTest
             assertEquals(0, receiver.process.exitValue(), "the receiver's exit status");
             assertTrue(open.startsWith("OPEN-AFTER-LOSS 0 "),
                 "no mapping of the killed sender's memory is left open once it is lost: " + open);
+        }
+    }
+
+    @Test
+    void shouldDropTheMappingOfASendBufferOnceItsOwnerFreesItAndMapItsSuccessorAfresh() throws Exception
+    {
+        try (Pair pair = Pair.start("release"))
+        {
+            final RankProcess receiver = pair.ranks.get(RECEIVER);
+            final RankProcess sender = pair.ranks.get(SENDER);
+            final String start = receiver.await("START", 60);
+            assertNotNull(start, "the receiver started");
+            assertTrue(start.endsWith(" open=0"), start);
+            for (int round = 0; round < DeviceIpcRankMain.RELEASE_ROUNDS; round++)
+            {
+                final String held = receiver.await("HELD " + round + " ", 30);
+                assertEquals("HELD " + round + " ipc=1 open=1 OK", held,
+                    "got over IPC, byte for byte, through one mapping of the sender's buffer");
+            }
+            final String released = receiver.await("RELEASED", 30);
+            assertNotNull(released, "the receiver reports its mappings once the sender freed the buffer");
+            System.out.println("after the free: " + released);
+            assertTrue(released.startsWith("RELEASED open=0 releases=1 "),
+                "no mapping of the freed buffer is left open once its IPC_RELEASE came: " + released);
+            final String address = sender.await("AGAIN same-address=", 30);
+            assertNotNull(address, "the sender allocated a new buffer");
+            System.out.println("the new send buffer: " + address);
+            assertEquals("AGAIN ipc=1 open=1 releases=1 OK", receiver.await("AGAIN", 30),
+                "the new buffer's bytes got over IPC through a fresh mapping");
+            assertNotNull(sender.await("SENT-AGAIN", 30), "the sender freed the new buffer");
+            final String releasedAgain = receiver.await("RELEASED-AGAIN", 30);
+            assertNotNull(releasedAgain, "the receiver reports its mappings once the new buffer is freed too");
+            assertTrue(releasedAgain.startsWith("RELEASED-AGAIN open=0 releases=2 "), releasedAgain);
+            for (final RankProcess rank : pair.ranks)
+            {
+                assertNotNull(rank.await("DONE", 30), "rank " + rank.rank + " closed");
+                assertTrue(rank.process.waitFor(30, TimeUnit.SECONDS), "rank " + rank.rank + " exits");
+                assertEquals(0, rank.process.exitValue(), "rank " + rank.rank + "'s exit status");
+            }
         }
     }
 

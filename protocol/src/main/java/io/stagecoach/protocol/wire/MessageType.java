@@ -37,9 +37,14 @@ public final class MessageType
     public static final int CHUNK = 13;
     /** The receiver took a chunk out of the sender's slot: the slot may take the next ({@link ChunkFlyweight}). */
     public static final int CHUNK_DONE = 14;
+    /**
+     * The sender freed a device allocation it offered over IPC: the recipient drops its mapping of that export
+     * ({@link IpcReleaseFlyweight}).
+     */
+    public static final int IPC_RELEASE = 15;
 
     private static final String[] NAMES = { "UNKNOWN", "EAGER", "RTS", "CTS", "DATA", "FIN", "ERROR", "ACK", "CREDIT",
-        "BYE", "EAGER_SHORT", "HELLO", "BYE_ACK", "CHUNK", "CHUNK_DONE" };
+        "BYE", "EAGER_SHORT", "HELLO", "BYE_ACK", "CHUNK", "CHUNK_DONE", "IPC_RELEASE" };
 
     private MessageType()
     {
@@ -84,6 +89,8 @@ public final class MessageType
             case CHUNK:
             case CHUNK_DONE:
                 return ChunkFlyweight.LENGTH;
+            case IPC_RELEASE:
+                return IpcReleaseFlyweight.LENGTH;
             case EAGER_SHORT:
                 return ShortEagerFlyweight.HEADER_LENGTH;
             default:

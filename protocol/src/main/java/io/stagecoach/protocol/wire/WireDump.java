@@ -95,6 +95,11 @@ public final class WireDump
                 final HelloFlyweight hello = new HelloFlyweight().wrap(buffer, offset, length);
                 text.append(" pid=").append(hello.pid()).append(" started=").append(hello.startTimeMs());
                 break;
+            case MessageType.IPC_RELEASE:
+                final IpcReleaseFlyweight release = new IpcReleaseFlyweight().wrap(buffer, offset, length);
+                text.append(" allocation=0x").append(Long.toHexString(release.allocationAddress()))
+                    .append(" export=").append(release.exportNumber());
+                break;
             default:
                 break;
         }

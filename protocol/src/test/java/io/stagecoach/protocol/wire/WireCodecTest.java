@@ -287,6 +287,25 @@ class WireCodecTest
     }
 
     @Test
+    void shouldRoundTripAnIpcReleaseOfOneExport()
+    {
+        final IpcReleaseFlyweight release = new IpcReleaseFlyweight().wrap(buffer, OFFSET, IpcReleaseFlyweight.LENGTH);
+        release.header(MessageType.IPC_RELEASE, 0);
+        release.sourceRank(0);
+        release.destinationRank(1);
+        release.allocationAddress(0x7f12_3400_0000L).exportNumber(9);
+
+        assertNull(MessageHeaderFlyweight.validate(buffer, OFFSET, IpcReleaseFlyweight.LENGTH));
+        final IpcReleaseFlyweight decoded = new IpcReleaseFlyweight().wrap(buffer, OFFSET, IpcReleaseFlyweight.LENGTH);
+        assertEquals(0x7f12_3400_0000L, decoded.allocationAddress());
+        assertEquals(9, decoded.exportNumber());
+        assertEquals("IPC_RELEASE 0->1 allocation=0x7f1234000000 export=9",
+            WireDump.describe(buffer, OFFSET, IpcReleaseFlyweight.LENGTH));
+        assertEquals("IPC_RELEASE message of 24 bytes is shorter than its 32-byte fixed part",
+            MessageHeaderFlyweight.validate(buffer, OFFSET, 24));
+    }
+
+    @Test
     void shouldNameEveryMessageType()
     {
         assertEquals("EAGER", MessageType.name(MessageType.EAGER));
@@ -294,6 +313,8 @@ class WireCodecTest
         assertEquals("HELLO", MessageType.name(MessageType.HELLO));
         assertEquals("BYE_ACK", MessageType.name(MessageType.BYE_ACK));
         assertEquals("CHUNK_DONE", MessageType.name(MessageType.CHUNK_DONE));
+        assertEquals("IPC_RELEASE", MessageType.name(MessageType.IPC_RELEASE));
+        assertEquals("UNKNOWN(16)", MessageType.name(16));
         assertEquals(MessageHeaderFlyweight.HEADER_LENGTH, MessageType.minimumLength(MessageType.BYE_ACK));
         assertEquals("UNKNOWN(0)", MessageType.name(0));
         assertEquals(MessageHeaderFlyweight.HEADER_LENGTH, MessageType.minimumLength(MessageType.CREDIT));

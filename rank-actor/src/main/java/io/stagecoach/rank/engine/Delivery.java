@@ -471,6 +471,15 @@ final class Delivery
     }
 
     /**
+     * A same-node peer freed a device allocation it offered over IPC: the mapping of that export closes, at once where
+     * no get reads it, when the last one ends otherwise.
+     */
+    void ipcReleased(final Peer peer, final long allocationAddress, final long exportNumber)
+    {
+        device.released(peer.rank, allocationAddress, exportNumber);
+    }
+
+    /**
      * Completes the receives whose gets the device finished, in the order they started.
      *
      * @return gets that ended, or 1 while some are in flight.

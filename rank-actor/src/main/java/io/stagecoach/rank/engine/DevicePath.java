@@ -1,7 +1,10 @@
 package io.stagecoach.rank.engine;
 
+import java.util.BitSet;
+
 import io.stagecoach.device.Allocation;
 import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.device.IpcExportListener;
 import io.stagecoach.device.IpcHandle;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.stage.InlineStaging;
@@ -20,6 +23,7 @@ import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.rank.StagecoachException;
 import io.stagecoach.rank.memory.SharedArena;
+import org.agrona.collections.Long2ObjectHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +54,8 @@ public final class DevicePath implements AutoCloseable
     private IpcGets gets;
     private final Allocation[] peerSlots;
     private final long[] exporters;
+    private final Long2ObjectHashMap<Offer> offers = new Long2ObjectHashMap<>();
+    private IpcExportListener exportListener;
     private long sharedRegion;
     private volatile DeviceCosts costs;
     private PathModel paths;
@@ -237,6 +243,75 @@ public final class DevicePath implements AutoCloseable
         }
     }
 
+    /** The peers an exported allocation was offered to. */
+    private record Offer(long exportNumber, BitSet ranks)
+    {
+    }
+
+    /**
+     * Tells the engine, through its command queue, of each allocation this rank offered over IPC that the program
+     * frees, so that the peers it was offered to drop their mappings of it ({@link #takeOffers}).
+     *
+     * @param engine the engine of this rank.
+     */
+    void watchFrees(final CommandSink engine)
+    {
+        if (oneSided)
+        {
+            exportListener = (address, number) -> engine.enqueue(locked -> locked.exportFreed(address, number));
+            runtime.addExportListener(exportListener);
+        }
+    }
+
+    /**
+     * A send's buffer was offered to a peer over IPC: the peer is told when the allocation is freed.
+     *
+     * @param rank   the peer.
+     * @param handle the buffer's handle.
+     */
+    void offered(final int rank, final IpcHandle handle)
+    {
+        Offer offer = offers.get(handle.allocationAddress());
+        if (offer == null || offer.exportNumber() != handle.exportNumber())
+        {
+            offer = new Offer(handle.exportNumber(), new BitSet());
+            offers.put(handle.allocationAddress(), offer);
+        }
+        offer.ranks().set(rank);
+    }
+
+    /**
+     * @return the peers an allocation's export was offered to, forgotten here; empty where it was offered to none.
+     */
+    BitSet takeOffers(final long allocationAddress, final long exportNumber)
+    {
+        final Offer offer = offers.get(allocationAddress);
+        if (offer == null || offer.exportNumber() != exportNumber)
+        {
+            return new BitSet();
+        }
+        offers.remove(allocationAddress);
+        return offer.ranks();
+    }
+
+    /**
+     * A same-node peer freed an allocation it offered this rank over IPC: the mapping of that export closes (at once
+     * where no get reads it, when the last one ends otherwise), and one of a later allocation at its address stays.
+     *
+     * @param rank              the peer.
+     * @param allocationAddress of the freed allocation in the peer's process.
+     * @param exportNumber      of its export.
+     */
+    void released(final int rank, final long allocationAddress, final long exportNumber)
+    {
+        if (runtime != null && exporters[rank] != 0)
+        {
+            final boolean closed = runtime.invalidateIpc(exporters[rank], allocationAddress, exportNumber);
+            LOG.debug("rank {} freed 0x{} (export {}): {}", rank, Long.toHexString(allocationAddress), exportNumber,
+                closed ? "its mapping closes" : "no mapping of it was open");
+        }
+    }
+
     /**
      * @return the gets of messages out of same-node senders' buffers, made on first use; null without a device or
      * where the path is forced to the stage pipeline.
@@ -386,6 +461,11 @@ public final class DevicePath implements AutoCloseable
 
     public void close()
     {
+        if (exportListener != null)
+        {
+            runtime.removeExportListener(exportListener);
+            exportListener = null;
+        }
         if (gets != null)
         {
             gets.close();

@@ -12,6 +12,7 @@ import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.protocol.wire.FinFlyweight;
 import io.stagecoach.protocol.wire.HelloFlyweight;
+import io.stagecoach.protocol.wire.IpcReleaseFlyweight;
 import io.stagecoach.protocol.wire.MessageHeaderFlyweight;
 import io.stagecoach.protocol.wire.MessageType;
 import io.stagecoach.protocol.wire.ShortEagerFlyweight;
@@ -49,6 +50,7 @@ final class Inbound implements FragmentHandler
     private final ShortEagerFlyweight shortEager = new ShortEagerFlyweight();
     private final HelloFlyweight hello = new HelloFlyweight();
     private final ChunkFlyweight chunk = new ChunkFlyweight();
+    private final IpcReleaseFlyweight release = new IpcReleaseFlyweight();
     private final Outbound outbound;
     private AeronTransport transport;
 
@@ -157,6 +159,11 @@ final class Inbound implements FragmentHandler
             case MessageType.HELLO:
                 hello.wrap(buffer, offset, length);
                 liveness.helloArrived(peer, hello.pid(), hello.startTimeMs());
+                break;
+            case MessageType.IPC_RELEASE:
+                release.wrap(buffer, offset, length);
+                peer.ipcReleases++;
+                delivery.ipcReleased(peer, release.allocationAddress(), release.exportNumber());
                 break;
             default:
                 break;

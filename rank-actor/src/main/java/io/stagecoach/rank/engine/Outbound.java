@@ -1,5 +1,7 @@
 package io.stagecoach.rank.engine;
 
+import java.util.BitSet;
+
 import io.stagecoach.device.IpcHandle;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.transfer.TransferPipeline;
@@ -168,7 +170,26 @@ final class Outbound
         send.description = description;
         send.deviceIpc = true;
         send.sharedOffset = hostBuffers.sharedOffset(description.address());
+        device.offered(peer.rank, handle);
         return true;
+    }
+
+    /**
+     * Tells each peer still there that was offered an allocation over IPC that its owner freed it, after what was
+     * sent to it before: the peer drops its mapping of that export.
+     */
+    void releaseExport(final long allocationAddress, final long exportNumber)
+    {
+        final BitSet ranks = device.takeOffers(allocationAddress, exportNumber);
+        for (int peerRank = ranks.nextSetBit(0); peerRank >= 0; peerRank = ranks.nextSetBit(peerRank + 1))
+        {
+            final Peer peer = liveness.peer(peerRank);
+            if (!peer.isGone())
+            {
+                control(peer, new ControlMessage(MessageType.IPC_RELEASE, allocationAddress, exportNumber, 0, 0, 0,
+                    null));
+            }
+        }
     }
 
     /**

@@ -29,6 +29,7 @@ final class Peer
     long directCopies;
     long arenaChunks;
     long ipcGets;
+    long ipcReleases;
     long nextSequence;
     long expectedSequence;
     long eagerCreditBytes;

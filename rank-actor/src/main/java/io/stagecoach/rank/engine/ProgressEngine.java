@@ -84,6 +84,7 @@ public final class ProgressEngine implements TransportListener, CommandSink
         this.delivery = new Delivery(
             rank, settings, device, this, queues, transfers, completions, liveness, outbound, hostBuffers);
         this.inbound = new Inbound(rank, settings, queues, transfers, completions, liveness, delivery, outbound);
+        device.watchFrees(this);
     }
 
     /**
@@ -465,8 +466,9 @@ public final class ProgressEngine implements TransportListener, CommandSink
      * @return eager sends to it, rendezvous sends to it, unexpected messages held, unexpected payload bytes held,
      * posted receives waiting, eager credit left towards it, messages from it read straight out of its memory, of
      * those the ones copied out of its shared arena, the ones copied straight out of a send buffer there, the
-     * chunks of large device messages taken out of its arena's slots in place, and the device messages from it got
-     * straight out of its device buffer over IPC.
+     * chunks of large device messages taken out of its arena's slots in place, the device messages from it got
+     * straight out of its device buffer over IPC, and the device allocations it offered over IPC and told this rank
+     * it freed (IPC_RELEASE).
      */
     public long[] counters(final int peerRank)
     {
@@ -476,7 +478,7 @@ public final class ProgressEngine implements TransportListener, CommandSink
             final Peer peer = liveness.peer(peerRank);
             return new long[]{ peer.eagerSends, peer.rendezvousSends, queues.unexpectedCount(),
                 queues.unexpectedBytes(), queues.postedCount(), peer.eagerCreditBytes, peer.reads, peer.arenaCopies,
-                peer.directCopies, peer.arenaChunks, peer.ipcGets };
+                peer.directCopies, peer.arenaChunks, peer.ipcGets, peer.ipcReleases };
         }
         finally
         {
@@ -530,6 +532,11 @@ public final class ProgressEngine implements TransportListener, CommandSink
     void chunkUnpacked(final ReceiveOperation receive, final int chunk)
     {
         delivery.chunkUnpacked(receive, chunk);
+    }
+
+    void exportFreed(final long allocationAddress, final long exportNumber)
+    {
+        outbound.releaseExport(allocationAddress, exportNumber);
     }
 
     void chunkedSendFailed(final SendOperation send, final Throwable failure)

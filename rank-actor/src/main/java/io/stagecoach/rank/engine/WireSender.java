@@ -13,6 +13,7 @@ import io.stagecoach.protocol.wire.EnvelopeFlyweight;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.protocol.wire.FinFlyweight;
 import io.stagecoach.protocol.wire.HelloFlyweight;
+import io.stagecoach.protocol.wire.IpcReleaseFlyweight;
 import io.stagecoach.protocol.wire.MessageHeaderFlyweight;
 import io.stagecoach.protocol.wire.MessageType;
 import io.stagecoach.protocol.wire.ShortEagerFlyweight;
@@ -48,6 +49,7 @@ public final class WireSender
     private final ShortEagerFlyweight shortEager = new ShortEagerFlyweight();
     private final HelloFlyweight hello = new HelloFlyweight();
     private final ChunkFlyweight chunkMessage = new ChunkFlyweight();
+    private final IpcReleaseFlyweight release = new IpcReleaseFlyweight();
 
     WireSender(final int rank, final int eagerThresholdBytes)
     {
@@ -208,6 +210,8 @@ public final class WireSender
                 return sendError(peer, message.flags, message.first, message.code, message.text);
             case MessageType.HELLO:
                 return sendHello(peer, message.first, message.second);
+            case MessageType.IPC_RELEASE:
+                return sendIpcRelease(peer, message.first, message.second);
             default:
                 return sendHeaderOnly(peer, message.type);
         }
@@ -270,6 +274,22 @@ public final class WireSender
         start(hello, MessageType.HELLO, 0, peer);
         hello.pid(pid).startTimeMs(startTimeMs);
         return finish(peer, true, HelloFlyweight.LENGTH);
+    }
+
+    /**
+     * An IPC_RELEASE: this rank freed a device allocation it offered the peer over IPC.
+     */
+    int sendIpcRelease(final Peer peer, final long allocationAddress, final long exportNumber)
+    {
+        final long result = peer.publication.tryClaim(IpcReleaseFlyweight.LENGTH, claim);
+        if (result < 0)
+        {
+            return outcome(result);
+        }
+        release.wrap(claim.buffer(), claim.offset(), IpcReleaseFlyweight.LENGTH);
+        start(release, MessageType.IPC_RELEASE, 0, peer);
+        release.allocationAddress(allocationAddress).exportNumber(exportNumber);
+        return finish(peer, true, IpcReleaseFlyweight.LENGTH);
     }
 
     int sendError(final Peer peer, final int flags, final long transferId, final int code, final String text)
