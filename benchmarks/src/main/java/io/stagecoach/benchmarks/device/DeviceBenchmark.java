@@ -18,6 +18,7 @@ import io.stagecoach.device.DeviceEvent;
 import io.stagecoach.device.DevicePacker;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.device.DeviceStream;
+import io.stagecoach.device.DeviceTranscoder;
 import io.stagecoach.device.PackBatch;
 import io.stagecoach.device.PackJob;
 import io.stagecoach.protocol.datatype.CompiledType;
@@ -28,9 +29,10 @@ import org.agrona.concurrent.BusySpinIdleStrategy;
 /**
  * The device benchmarks the GPU suite runs: host overhead of one pack call, halo faces of 128^3 and 256^3 float arrays
  * packed end to end (launch to completion observed by polling the event), an 8-byte pack end to end as the floor of a
- * pack call, a 64 MB strided pack with blocks of 4 B, 64 B and 1 KB, and pinned host to device copies. Every kernel's
- * output is checked against the host pack before it is timed, the end-to-end packs' again after. Prints a table of medians; with
- * {@code --out DIR} also writes it, row by row, to DIR/device-benchmark.txt.
+ * pack call, a 64 MB strided pack with blocks of 4 B, 64 B and 1 KB, copies between two scattered layouts (one fused
+ * kernel against the pack into scratch memory and unpack it replaced), and pinned host to device copies. Every kernel's
+ * output is checked against the host pack before it is timed, the end-to-end packs' again after. Prints a table of
+ * medians; with {@code --out DIR} also writes it, row by row, to DIR/device-benchmark.txt.
  * <p>
  * Usage: {@code DeviceBenchmark [--out DIR] [--quick]}
  */
@@ -92,6 +94,7 @@ public final class DeviceBenchmark
             benchmark.exchanges();
             benchmark.smallPack();
             benchmark.stridedPacks();
+            benchmark.layoutCopies();
             benchmark.pinnedCopies();
         }
         finally
@@ -366,6 +369,112 @@ public final class DeviceBenchmark
                     2.0 * packedBytes * packs / seconds / 1e12, seconds / packs * 1e6, packs));
             }
         }
+    }
+
+    /**
+     * Copies between two scattered layouts of one packed size, launch to completion observed: one fused kernel that
+     * reads the source's layout and writes the destination's, against a pack into device scratch memory and an unpack
+     * out of it (the two launches the fused kernel replaced in one-sided gets). Both results are checked against the
+     * host's pack then unpack first.
+     */
+    private void layoutCopies()
+    {
+        row("");
+        row("## copy between two scattered layouts, launch to completion observed: 'fused' one kernel (transcode with");
+        row("## an event), 'pack + unpack' a pack into device scratch memory then an unpack with an event");
+        row(String.format("%-44s %10s %10s %10s %8s %8s", "case", "median us", "p90 us", "p99 us", "runs",
+            "GB/s r+w"));
+        for (final int n : new int[] {128, 256})
+        {
+            layoutCopy("X to Y face " + n + "^3 (" + 4 * n * n / 1024 + " KiB)",
+                Datatype.vector(n * n, 1, n, Datatype.FLOAT), 1, 4L * n * n * n,
+                Datatype.vector(n, n, n * n, Datatype.FLOAT), 1, 4L * n * n * n);
+        }
+        layoutCopy("4 MiB 4 B to 256 B blocks", Datatype.vector(MB, 1, 2, Datatype.FLOAT), 1, 8 * MB,
+            Datatype.vector(MB / 64, 64, 96, Datatype.FLOAT), 1, 6 * MB);
+        layoutCopy("4 MiB tree 4+12 B to 4 B blocks",
+            Datatype.indexed(new int[] {1, 3}, new int[] {0, 2}, Datatype.FLOAT).commit(), MB / 4, 6 * MB,
+            Datatype.vector(MB, 1, 3, Datatype.FLOAT), 1, 12 * MB);
+        layoutCopy("64 MiB 4 B to 256 B blocks", Datatype.vector(16 * MB, 1, 2, Datatype.FLOAT), 1, 128 * MB,
+            Datatype.vector(MB / 4, 64, 96, Datatype.FLOAT), 1, 96 * MB);
+    }
+
+    private void layoutCopy(final String label, final Datatype from, final long count, final long fromBytes,
+        final Datatype to, final long toCount, final long toBytes)
+    {
+        final CompiledType source = from.commit().compiled();
+        final CompiledType destination = to.commit().compiled();
+        final long packedBytes = count * source.size();
+        try (Allocation typed = runtime.allocate(fromBytes);
+            Allocation fused = runtime.allocate(toBytes);
+            Allocation separate = runtime.allocate(toBytes);
+            Allocation scratch = runtime.allocate(packedBytes);
+            DeviceEvent done = runtime.createEvent())
+        {
+            final byte[] values = randomBytes((int)fromBytes);
+            upload(typed.address(), values);
+            final DeviceTranscoder transcoder = runtime.transcoder(source, destination);
+            final DevicePacker pack = runtime.packer(source);
+            final DevicePacker unpack = runtime.packer(destination);
+            final Runnable oneKernel = () -> transcoder.transcode(stream, typed.address(), count, fused.address(),
+                toCount, 0, packedBytes, done);
+            final Runnable twoKernels = () ->
+            {
+                pack.pack(stream, typed.address(), count, 0, packedBytes, scratch.address());
+                unpack.unpack(stream, scratch.address(), toCount, 0, packedBytes, separate.address(), done);
+            };
+            oneKernel.run();
+            twoKernels.run();
+            done.synchronize();
+            checkCopy(source, count, destination, toCount, values, fused.address(), toBytes);
+            checkCopy(source, count, destination, toCount, values, separate.address(), toBytes);
+            final int runs = packedBytes > 16 * MB ? (quick ? 30 : 300) : (quick ? 300 : 3_000);
+            reportCopy(label + " fused", endToEnd(oneKernel, done, runs), packedBytes);
+            reportCopy(label + " pack+unpack", endToEnd(twoKernels, done, runs), packedBytes);
+        }
+    }
+
+    private Samples endToEnd(final Runnable call, final DeviceEvent done, final int runs)
+    {
+        final Samples samples = new Samples(runs);
+        for (int i = -Math.min(100, runs); i < runs; i++)
+        {
+            final long start = System.nanoTime();
+            call.run();
+            spin(done, start);
+            if (i >= 0)
+            {
+                samples.add(System.nanoTime() - start);
+            }
+        }
+        return samples;
+    }
+
+    private void checkCopy(final CompiledType source, final long count, final CompiledType destination,
+        final long toCount, final byte[] values, final long address, final long toBytes)
+    {
+        final long packedBytes = count * source.size();
+        final ByteBuffer host = BufferUtil.allocateDirectAligned(values.length, 64);
+        host.put(values).clear();
+        final ByteBuffer packed = BufferUtil.allocateDirectAligned((int)packedBytes, 64);
+        source.pack(BufferUtil.address(host), count, 0, packedBytes, BufferUtil.address(packed));
+        final ByteBuffer expected = BufferUtil.allocateDirectAligned((int)packedBytes, 64);
+        final ByteBuffer arrived = BufferUtil.allocateDirectAligned((int)toBytes, 64);
+        arrived.put(download(address, (int)toBytes)).clear();
+        destination.pack(BufferUtil.address(arrived), toCount, 0, packedBytes, BufferUtil.address(expected));
+        final int mismatch = packed.mismatch(expected);
+        if (mismatch >= 0)
+        {
+            throw new IllegalStateException("copy from " + source + " to " + destination + " differs from the host's " +
+                "pack then unpack at packed byte " + mismatch + " of " + packedBytes);
+        }
+    }
+
+    private void reportCopy(final String label, final Samples samples, final long packedBytes)
+    {
+        row(String.format(Locale.ROOT, "%-44s %10.2f %10.2f %10.2f %8d %8.1f", label, samples.medianMicros(),
+            samples.percentileMicros(90), samples.percentileMicros(99), samples.count(),
+            2.0 * packedBytes / samples.medianMicros() / 1e3));
     }
 
     private void pinnedCopies()
