@@ -17,9 +17,10 @@
 // per side. nd form where both layouts are nd: P splits by the source's mixed radix into the source's address and by
 // the destination's into the destination's, each side padded to three dimensions outside its run with dimensions of
 // count 1 inside (a division by one costs three instructions; a kernel per pair of dimension counts would make nine
-// times as many kernels); ILP units per thread, loads before stores, as the nd pack. Tree form where either layout is
-// not nd: each unit descends both trees. The unit divides every offset, stride and run of both layouts, both base
-// addresses and the byte range.
+// times as many kernels); ILP units per thread, loads before stores, as the nd pack. Where one layout is nd and the
+// other not: one unit per thread, the nd side by its mixed radix (32-bit indices), the other by descent of its tree.
+// Tree form where neither is nd, or the nd side needs 64-bit indices: each unit descends both trees. The unit divides
+// every offset, stride and run of both layouts, both base addresses and the byte range.
 //
 // Completion signal (optional, signal != 0): the signal word is a word of an event's slot in mapped pinned host memory
 // that counts the kernels that signalled it; the count itself lives in device memory beside a block counter. Every
@@ -94,7 +95,7 @@ struct CopyArgs
 {
     Layout src;                 //   0
     Layout dst;                 // 104
-    long long first;            // 208: nd: first packed unit of the range; tree: first packed byte
+    long long first;            // 208: nd and mixed: first packed unit of the range; tree: first packed byte
     long long units;            // 216: units to move
     unsigned long long signal;  // 224: as PackArgs
     unsigned long long blocksDone; // 232: as PackArgs
@@ -369,13 +370,38 @@ __device__ __forceinline__ void treeCopy(const CopyArgs& a)
     extern "C" __global__ void __launch_bounds__(SC_THREADS)                                                           \
         sc_unpack_tree_u##UNIT(const PackArgs a) { treeMove<UNIT, false>(a); }
 
+// One unit per thread: the tree side (the source where SRC_TREE, else the destination) by descent of its node tree, the
+// other by its mixed radix with 32-bit indices.
+template <int UNIT, bool SRC_TREE>
+__device__ __forceinline__ void mixedCopy(const CopyArgs& a)
+{
+    typedef typename UnitType<UNIT>::T T;
+    const long long t = (long long)blockIdx.x * SC_THREADS + threadIdx.x;
+    if (t < a.units)
+    {
+        const long long p = a.first + t;
+        const Layout& tree = SRC_TREE ? a.src : a.dst;
+        const Layout& nd = SRC_TREE ? a.dst : a.src;
+        const long long treeAt = treeOffset(tree.code, tree.size, tree.extent, p * UNIT);
+        const long long ndAt = ndOffsetNarrow<UNIT, 3, Layout>(nd, (unsigned int)p);
+        const T* const from = (const T*)((const char*)a.src.base + (SRC_TREE ? treeAt : ndAt));
+        T* const to = (T*)((char*)a.dst.base + (SRC_TREE ? ndAt : treeAt));
+        *to = *from;
+    }
+    signalCompletion(a.signal, a.blocksDone);
+}
+
 #define SC_COPY(UNIT)                                                                                                  \
     extern "C" __global__ void __launch_bounds__(SC_THREADS)                                                           \
         sc_copy_nd_u##UNIT(const CopyArgs a) { ndCopy<UNIT, false>(a); }                                               \
     extern "C" __global__ void __launch_bounds__(SC_THREADS)                                                           \
         sc_copy_ndw_u##UNIT(const CopyArgs a) { ndCopy<UNIT, true>(a); }                                               \
     extern "C" __global__ void __launch_bounds__(SC_THREADS)                                                           \
-        sc_copy_tree_u##UNIT(const CopyArgs a) { treeCopy<UNIT>(a); }
+        sc_copy_tree_u##UNIT(const CopyArgs a) { treeCopy<UNIT>(a); }                                                  \
+    extern "C" __global__ void __launch_bounds__(SC_THREADS)                                                           \
+        sc_copy_treend_u##UNIT(const CopyArgs a) { mixedCopy<UNIT, true>(a); }                                         \
+    extern "C" __global__ void __launch_bounds__(SC_THREADS)                                                           \
+        sc_copy_ndtree_u##UNIT(const CopyArgs a) { mixedCopy<UNIT, false>(a); }
 
 #define SC_UNIT(UNIT)                                                                                                  \
     SC_ND(UNIT, 1, false, )                                                                                            \

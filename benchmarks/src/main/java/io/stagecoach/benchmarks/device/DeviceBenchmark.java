@@ -392,9 +392,11 @@ public final class DeviceBenchmark
         }
         layoutCopy("4 MiB 4 B to 256 B blocks", Datatype.vector(MB, 1, 2, Datatype.FLOAT), 1, 8 * MB,
             Datatype.vector(MB / 64, 64, 96, Datatype.FLOAT), 1, 6 * MB);
-        layoutCopy("4 MiB tree 4+12 B to 4 B blocks",
-            Datatype.indexed(new int[] {1, 3}, new int[] {0, 2}, Datatype.FLOAT).commit(), MB / 4, 6 * MB,
+        final Datatype indexed = Datatype.indexed(new int[] {1, 3}, new int[] {0, 2}, Datatype.FLOAT).commit();
+        layoutCopy("4 MiB tree 4+12 B to 4 B blocks", indexed, MB / 4, 6 * MB,
             Datatype.vector(MB, 1, 3, Datatype.FLOAT), 1, 12 * MB);
+        layoutCopy("4 MiB tree 4+12 B to tree 12+4 B", indexed, MB / 4, 6 * MB,
+            Datatype.indexed(new int[] {3, 1}, new int[] {0, 4}, Datatype.FLOAT).commit(), MB / 4, 6 * MB);
         layoutCopy("64 MiB 4 B to 256 B blocks", Datatype.vector(16 * MB, 1, 2, Datatype.FLOAT), 1, 128 * MB,
             Datatype.vector(MB / 4, 64, 96, Datatype.FLOAT), 1, 96 * MB);
     }

@@ -7,11 +7,13 @@ import java.util.List;
 /**
  * The choice of kernel and its arguments for one copy between two layouts, pack and unpack fused, mirroring
  * {@code CopyArgs} of stagecoach_kernels.cu: packed unit P of the source's layout goes straight to packed unit P of the
- * destination's. Where both layouts are regular with up to three dimensions outside their run (the count of instances
- * included, contiguous neighbours merged, as {@link KernelPlan} finds them), the nd form splits P by each side's mixed
- * radix, each side padded to three dimensions with dimensions of count 1 inside its own; otherwise the tree form
- * descends both node trees. The unit is the largest power of two up to 16 that divides every offset, stride and run of
- * both layouts, both addresses and the byte range, so that no unit crosses the end of a run on either side.
+ * destination's. A layout is nd where it is regular with up to three dimensions outside its run (the count of
+ * instances included, contiguous neighbours merged, as {@link KernelPlan} finds them). Where both are, the nd form
+ * splits P by each side's mixed radix, each side padded to three dimensions with dimensions of count 1 inside its own;
+ * where one is, the mixed form splits P by that side's mixed radix (32-bit indices) and descends the other side's node
+ * tree; otherwise, or where the mixed form's nd side would need 64-bit indices, the tree form descends both trees. The
+ * unit is the largest power of two up to 16 that divides every offset, stride and run of both layouts, both addresses
+ * and the byte range, so that no unit crosses the end of a run on either side.
  */
 final class CopyPlan implements LaunchPlan
 {
@@ -44,7 +46,12 @@ final class CopyPlan implements LaunchPlan
         long n2 = 1;
     }
 
+    /** Both sides descend their trees (the first unit is then counted in bytes). */
     final boolean tree;
+    /** The source side descends its tree. */
+    final boolean sourceTree;
+    /** The destination side descends its tree. */
+    final boolean destinationTree;
     final boolean wide;
     final int unit;
     final String kernel;
@@ -62,33 +69,28 @@ final class CopyPlan implements LaunchPlan
     {
         final List<long[]> fromDimensions = ndDimensions(from);
         final List<long[]> toDimensions = ndDimensions(to);
-        tree = fromDimensions == null || toDimensions == null;
-        if (tree)
-        {
-            unit = KernelPlan.unitOf(from.shape().alignment() | to.shape().alignment() | from.address() |
-                to.address() | packedOffset | lengthBytes);
-            treeLayout(source, from);
-            treeLayout(destination, to);
-            first = packedOffset;
-            wide = false;
-        }
-        else
-        {
-            unit = KernelPlan.unitOf(packedOffset | lengthBytes | ndBits(from, fromDimensions) |
-                ndBits(to, toDimensions));
-            ndLayout(source, from, fromDimensions, unit);
-            ndLayout(destination, to, toDimensions, unit);
-            first = packedOffset / unit;
-            wide = (packedOffset + lengthBytes) / unit >= KernelPlan.NARROW_LIMIT || isWide(source) ||
-                isWide(destination);
-        }
+        final boolean mixed = (fromDimensions == null) != (toDimensions == null) &&
+            isNarrowMixed(from, fromDimensions, to, toDimensions, packedOffset, lengthBytes);
+        tree = !mixed && (fromDimensions == null || toDimensions == null);
+        sourceTree = tree || mixed && fromDimensions == null;
+        destinationTree = tree || mixed && toDimensions == null;
+        final List<long[]> sourceDimensions = sourceTree ? null : fromDimensions;
+        final List<long[]> destinationDimensions = destinationTree ? null : toDimensions;
+        unit = KernelPlan.unitOf(packedOffset | lengthBytes | sideBits(from, sourceDimensions) |
+            sideBits(to, destinationDimensions));
+        fill(source, from, sourceDimensions, unit);
+        fill(destination, to, destinationDimensions, unit);
+        first = tree ? packedOffset : packedOffset / unit;
+        wide = !tree && !mixed &&
+            ((packedOffset + lengthBytes) / unit >= KernelPlan.NARROW_LIMIT || isWide(source) || isWide(destination));
         units = lengthBytes / unit;
-        kernel = "sc_copy_" + (tree ? "tree" : wide ? "ndw" : "nd") + "_u" + unit;
+        final String form = tree ? "tree" : sourceTree ? "treend" : destinationTree ? "ndtree" : wide ? "ndw" : "nd";
+        kernel = "sc_copy_" + form + "_u" + unit;
         signal = signalAddress;
         blocksDone = counterAddress;
         final long blocksAtIlp = (units + (long)KernelPlan.THREADS * KernelPlan.ILP - 1) /
             ((long)KernelPlan.THREADS * KernelPlan.ILP);
-        ilp = tree || blocksAtIlp < KernelPlan.SPREAD_BLOCKS ? 1 : KernelPlan.ILP;
+        ilp = sourceTree || destinationTree || blocksAtIlp < KernelPlan.SPREAD_BLOCKS ? 1 : KernelPlan.ILP;
         final long perBlock = (long)KernelPlan.THREADS * ilp;
         blocks = (units + perBlock - 1) / perBlock;
         if (blocks > Integer.MAX_VALUE)
@@ -159,6 +161,39 @@ final class CopyPlan implements LaunchPlan
         }
         final List<long[]> dimensions = KernelPlan.dimensions(side.shape(), side.count());
         return dimensions.size() <= DIMENSIONS + 1 ? dimensions : null;
+    }
+
+    /**
+     * @return whether the mixed form can run: its nd side's runs, dimensions and the range's units in 32 bits.
+     */
+    private static boolean isNarrowMixed(final Side from, final List<long[]> fromDimensions, final Side to,
+        final List<long[]> toDimensions, final long packedOffset, final long lengthBytes)
+    {
+        final int unit = KernelPlan.unitOf(packedOffset | lengthBytes | sideBits(from, fromDimensions) |
+            sideBits(to, toDimensions));
+        final Layout nd = new Layout();
+        fill(nd, fromDimensions != null ? from : to, fromDimensions != null ? fromDimensions : toDimensions, unit);
+        return (packedOffset + lengthBytes) / unit < KernelPlan.NARROW_LIMIT && !isWide(nd);
+    }
+
+    /**
+     * @return the bits a side's unit must divide: by its tree (alignment and address) where it has no dimensions.
+     */
+    private static long sideBits(final Side side, final List<long[]> dimensions)
+    {
+        return dimensions == null ? side.shape().alignment() | side.address() : ndBits(side, dimensions);
+    }
+
+    private static void fill(final Layout layout, final Side side, final List<long[]> dimensions, final int unit)
+    {
+        if (dimensions == null)
+        {
+            treeLayout(layout, side);
+        }
+        else
+        {
+            ndLayout(layout, side, dimensions, unit);
+        }
     }
 
     private static long ndBits(final Side side, final List<long[]> dimensions)

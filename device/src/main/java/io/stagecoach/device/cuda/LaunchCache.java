@@ -76,7 +76,8 @@ final class LaunchCache
     Launch find(final int kind, final long address, final long count, final long otherAddress, final long otherCount,
         final long packedOffset, final long lengthBytes, final long signal)
     {
-        final int base = setOf(kind, address, count, otherAddress, otherCount, packedOffset, lengthBytes, signal) * WAYS;
+        final int set = setOf(kind, address, count, otherAddress, otherCount, packedOffset, lengthBytes, signal);
+        final int base = set * WAYS;
         for (int way = 0; way < WAYS; way++)
         {
             final Launch launch = entries[base + way];

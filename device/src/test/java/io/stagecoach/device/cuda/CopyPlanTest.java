@@ -70,17 +70,40 @@ class CopyPlanTest
     }
 
     @Test
-    void shouldTakeTheTreeFormWhereEitherLayoutIsNotNd()
+    void shouldTakeTheMixedFormWhereOneLayoutIsNdAndTheTreeFormWhereNeitherIs()
     {
         final Datatype struct = Datatype.struct(new int[] {1, 2}, new long[] {0, 12},
             new Datatype[] {Datatype.INT, Datatype.DOUBLE});
         final Datatype column = Datatype.vector(10, 1, 7, Datatype.INT);
-        final CopyPlan plan = plan(column, 2, 4096, struct, 1, 8192, 0, 20);
-        assertTrue(plan.tree);
-        assertEquals("sc_copy_tree_u4", plan.kernel);
-        assertEquals(0, plan.first);
-        assertEquals(5, plan.units);
-        assertEquals(4096, plan.source.base, "the tree form starts at displacement 0");
+        final CopyPlan toStruct = plan(column, 2, 4096, struct, 1, 8192, 4, 16);
+        assertFalse(toStruct.tree);
+        assertFalse(toStruct.sourceTree);
+        assertTrue(toStruct.destinationTree);
+        assertEquals("sc_copy_ndtree_u4", toStruct.kernel);
+        assertEquals(1, toStruct.first, "the mixed form counts units");
+        assertEquals(4, toStruct.units);
+        assertEquals(8192, toStruct.destination.base, "the tree side starts at displacement 0");
+        final CopyPlan fromStruct = plan(struct, 1, 8192, column, 2, 4096, 0, 20);
+        assertEquals("sc_copy_treend_u4", fromStruct.kernel);
+        assertEquals(1, fromStruct.ilp);
+        final CopyPlan both = plan(struct, 1, 8192, struct, 1, 4096, 4, 16);
+        assertTrue(both.tree);
+        assertEquals("sc_copy_tree_u4", both.kernel);
+        assertEquals(4, both.first, "the tree form counts bytes");
+    }
+
+    @Test
+    void shouldTakeTheTreeFormWhereTheMixedFormsNdSideNeedsWideIndices()
+    {
+        final Datatype column = Datatype.vector(1024, 1, 4, Datatype.BYTE);
+        final Datatype struct = Datatype.struct(new int[] {1, 2}, new long[] {0, 5},
+            new Datatype[] {Datatype.BYTE, Datatype.BYTE});
+        final long count = 1L << 24;
+        final long total = count * 1024;
+        final CopyPlan plan = plan(column, count, 1 << 20, struct, total / 3 + 1, 1L << 40, total - 4095, 4095);
+        assertTrue(plan.tree, plan.toString());
+        assertEquals("sc_copy_tree_u1", plan.kernel);
+        assertEquals("sc_copy_ndtree_u1", plan(column, 4, 1 << 20, struct, 2000, 1L << 40, 0, 4095).kernel);
     }
 
     @Test
@@ -129,6 +152,7 @@ class CopyPlanTest
     {
         final RandomTypes random = new RandomTypes(RandomTypes.seed("copy model"));
         int nd = 0;
+        int mixed = 0;
         int checked = 0;
         for (int t = 0; t < 400; t++)
         {
@@ -141,14 +165,17 @@ class CopyPlanTest
             {
                 continue;
             }
-            nd += check(random, from.compiled(), count, to.compiled(), toCount, total) ? 1 : 0;
+            final CopyPlan plan = check(random, from.compiled(), count, to.compiled(), toCount, total);
+            nd += plan.sourceTree || plan.destinationTree ? 0 : 1;
+            mixed += plan.sourceTree != plan.destinationTree ? 1 : 0;
             checked++;
         }
         assertTrue(checked > 150, "only " + checked + " pairs with a destination without overlap");
         assertTrue(nd > 10, "only " + nd + " pairs took the nd form");
+        assertTrue(mixed > 10, "only " + mixed + " pairs took the mixed form");
     }
 
-    private static boolean check(final RandomTypes random, final CompiledType from, final long count,
+    private static CopyPlan check(final RandomTypes random, final CompiledType from, final long count,
         final CompiledType to, final long toCount, final long total)
     {
         final long offset = random.nextInt(3) == 0 ? 0 : random.nextLong(total);
@@ -184,7 +211,7 @@ class CopyPlanTest
             fail("copy x" + count + " to x" + toCount + " range [" + offset + ", +" + length + ") " + plan +
                 ": first difference at " + Arrays.mismatch(want, got) + "\n" + from.describe() + to.describe());
         }
-        return !plan.tree;
+        return plan;
     }
 
     private static CopyPlan plan(final Datatype from, final long count, final long fromAddress, final Datatype to,

@@ -3,9 +3,9 @@ package io.stagecoach.device.cuda;
 import org.agrona.UnsafeApi;
 
 /**
- * The pack, unpack and copy kernels of stagecoach_kernels.cu transcribed to Java line for line (32-bit unsigned arithmetic,
- * the same magic-number division), run on host memory: tests compare it with the datatype engine's host pack, which
- * checks the host-side planning and the kernels' index arithmetic without a GPU.
+ * The pack, unpack and copy kernels of stagecoach_kernels.cu transcribed to Java line for line (32-bit unsigned
+ * arithmetic, the same magic-number division), run on host memory: tests compare it with the datatype engine's host
+ * pack, which checks the host-side planning and the kernels' index arithmetic without a GPU.
  */
 final class KernelModel
 {
@@ -37,7 +37,8 @@ final class KernelModel
     {
         final long p = plan.first + t;
         return plan.wide ?
-            ndOffsetWide(p, plan.unit, plan.dims, plan.run, plan.n1, plan.n2, plan.stride1, plan.stride2, plan.stride3) :
+            ndOffsetWide(p, plan.unit, plan.dims, plan.run, plan.n1, plan.n2, plan.stride1, plan.stride2,
+                plan.stride3) :
             ndOffsetNarrow(p & MASK32, plan.unit, plan.dims, plan.run, plan.n1, plan.n2, plan.stride1, plan.stride2,
                 plan.stride3);
     }
@@ -59,8 +60,12 @@ final class KernelModel
             }
             else
             {
-                from = layoutOffset(plan, plan.source, plan.first + t);
-                to = layoutOffset(plan, plan.destination, plan.first + t);
+                final long p = plan.first + t;
+                from = plan.sourceTree ? treeOffset(sourceCode, plan.source.size, plan.source.extent, p * plan.unit) :
+                    layoutOffset(plan, plan.source, p);
+                to = plan.destinationTree ?
+                    treeOffset(destinationCode, plan.destination.size, plan.destination.extent, p * plan.unit) :
+                    layoutOffset(plan, plan.destination, p);
             }
             UnsafeApi.copyMemory(null, plan.source.base + from, null, plan.destination.base + to, plan.unit);
         }
