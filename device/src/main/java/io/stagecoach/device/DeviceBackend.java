@@ -122,6 +122,16 @@ public interface DeviceBackend extends AutoCloseable
     BackendBatch createBatch(int device, BackendBatch.Move[] moves);
 
     /**
+     * Load an application's kernels: the source's PTX on a GPU, its Java bodies on the emulated device.
+     *
+     * @param device the kernels run on.
+     * @param source the module's PTX and Java bodies.
+     * @return the loaded module.
+     * @throws DeviceException when the source has nothing this back end can run, or the driver refuses it.
+     */
+    BackendModule loadModule(int device, KernelSource source);
+
+    /**
      * @param device          the allocation belongs to.
      * @param allocationStart start address of a device allocation.
      * @return an opaque handle of {@link IpcHandle#OPAQUE_BYTES} bytes another process on this node can open.

@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The device layer used by the pipeline and the rank runtime: memory, memory-type detection, streams, events and
- * their non-blocking completion, pack and unpack kernels for derived datatypes, and IPC of device memory between
- * processes of one node. One back end serves it (CUDA or emulated), chosen automatically or by configuration.
+ * their non-blocking completion, pack and unpack kernels for derived datatypes, IPC of device memory between
+ * processes of one node, and an application's own kernels ({@link #loadModule(int, KernelSource)}: PTX on a GPU, Java
+ * twins on the emulated device). One back end serves it (CUDA or emulated), chosen automatically or by configuration.
  * <p>
  * Every call that takes a device has an overload without one, which uses the runtime's {@link #defaultDevice()}: the
  * ordinal configured, else the local rank modulo the device count, so that one rank per device on a node needs no
@@ -45,6 +46,7 @@ public final class DeviceRuntime implements AutoCloseable
     private final Set<DeviceStream> streams = ConcurrentHashMap.newKeySet();
     private final Set<DeviceEvent> events = ConcurrentHashMap.newKeySet();
     private final Set<PackBatch> batches = ConcurrentHashMap.newKeySet();
+    private final Set<KernelModule> modules = ConcurrentHashMap.newKeySet();
     private final IpcCache ipcCache;
     private final CompletionAgent completionAgent;
     private final AgentRunner completionRunner;
@@ -474,6 +476,37 @@ public final class DeviceRuntime implements AutoCloseable
     }
 
     /**
+     * An application's kernels on the {@link #defaultDevice()}, as {@link #loadModule(int, KernelSource)}.
+     *
+     * @param source the module's PTX and Java bodies.
+     * @return the module; closed with this runtime at the latest.
+     */
+    public KernelModule loadModule(final KernelSource source)
+    {
+        return loadModule(defaultDevice, source);
+    }
+
+    /**
+     * Load an application's kernels on a device: a CUDA device loads the source's PTX, the emulated device takes its
+     * Java bodies. Kernels are launched with {@link Kernel#launch(DeviceStream, LaunchShape, KernelArguments)} in any
+     * stream of that device, ordered with copies, packs and events like the rest of the stream's work.
+     *
+     * @param device the kernels run on.
+     * @param source the module's PTX and Java bodies.
+     * @return the module; closed with this runtime at the latest.
+     * @throws DeviceException when the source has nothing this back end can run (no PTX for a GPU), naming the module.
+     */
+    public KernelModule loadModule(final int device, final KernelSource source)
+    {
+        ensureOpen();
+        checkDevice(device);
+        final KernelModule module = new KernelModule(source.name(), device, backend.loadModule(device, source),
+            modules::remove);
+        modules.add(module);
+        return module;
+    }
+
+    /**
      * Export a range of device memory allocated by this runtime for another process on this node. The allocation is
      * exported once, under a number of this runtime that its handles carry; {@link IpcExportListener}s are told when
      * it is freed.
@@ -667,6 +700,7 @@ public final class DeviceRuntime implements AutoCloseable
             }
         });
         transcoders.clear();
+        new ArrayList<>(modules).forEach(KernelModule::close);
         packers.values().forEach(perDevice ->
         {
             for (final DevicePacker packer : perDevice)

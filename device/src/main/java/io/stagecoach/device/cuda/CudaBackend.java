@@ -4,6 +4,7 @@ import java.lang.reflect.Field;
 
 import io.stagecoach.device.BackendBatch;
 import io.stagecoach.device.BackendEvent;
+import io.stagecoach.device.BackendModule;
 import io.stagecoach.device.BackendPacker;
 import io.stagecoach.device.BackendStream;
 import io.stagecoach.device.BackendTranscoder;
@@ -11,6 +12,7 @@ import io.stagecoach.device.DeviceBackend;
 import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceException;
 import io.stagecoach.device.DeviceKind;
+import io.stagecoach.device.KernelSource;
 import io.stagecoach.device.MemoryRegion;
 import io.stagecoach.device.MemoryType;
 import io.stagecoach.protocol.datatype.CompiledType;
@@ -225,6 +227,12 @@ final class CudaBackend implements DeviceBackend
     public BackendBatch createBatch(final int device, final BackendBatch.Move[] moves)
     {
         return new CudaBatch(devices[device], moves);
+    }
+
+    @Override
+    public BackendModule loadModule(final int device, final KernelSource source)
+    {
+        return new CudaModule(devices[device], source);
     }
 
     @Override

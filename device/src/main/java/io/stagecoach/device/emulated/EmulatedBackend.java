@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.stagecoach.device.BackendBatch;
 import io.stagecoach.device.BackendEvent;
+import io.stagecoach.device.BackendModule;
 import io.stagecoach.device.BackendPacker;
 import io.stagecoach.device.BackendStream;
 import io.stagecoach.device.BackendTranscoder;
@@ -17,6 +18,7 @@ import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceException;
 import io.stagecoach.device.DeviceKind;
 import io.stagecoach.device.IpcHandle;
+import io.stagecoach.device.KernelSource;
 import io.stagecoach.device.MemoryRegion;
 import io.stagecoach.protocol.datatype.CompiledType;
 
@@ -140,6 +142,12 @@ final class EmulatedBackend implements DeviceBackend
     public BackendBatch createBatch(final int device, final BackendBatch.Move[] moves)
     {
         return new EmulatedBatch(moves.clone());
+    }
+
+    @Override
+    public BackendModule loadModule(final int device, final KernelSource source)
+    {
+        return new EmulatedModule(source);
     }
 
     /**
