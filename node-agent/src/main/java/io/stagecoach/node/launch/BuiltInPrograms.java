@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * Short names for programs shipped with Stagecoach, resolved to main classes when a job is launched (so the
- * launcher does not depend on the modules that hold them).
+ * launcher does not depend on the modules that hold them: the benchmarks, and the examples such as {@code lbm}, depend
+ * on the rank runtime and are found on the class path that bin/stagecoach or a bundle gives the ranks).
  */
 public final class BuiltInPrograms
 {
@@ -19,6 +20,7 @@ public final class BuiltInPrograms
         PROGRAMS.put("bw", "io.stagecoach.benchmarks.omb.Bandwidth");
         PROGRAMS.put("bibw", "io.stagecoach.benchmarks.omb.BiBandwidth");
         PROGRAMS.put("halo", "io.stagecoach.benchmarks.omb.Halo");
+        PROGRAMS.put("lbm", "io.stagecoach.examples.lbm.Lbm");
     }
 
     private BuiltInPrograms()

@@ -58,7 +58,7 @@ final class ProgramResolver
         if (BuiltInPrograms.isBuiltIn(program))
         {
             return "built-in program '" + program + "' needs class " + mainClass + ", which is not on the class path " +
-                "(build the benchmarks module: mvn -B -DskipTests install)";
+                "(build its module, benchmarks or examples/" + program + ", with mvn -B -DskipTests package)";
         }
         return "no program '" + program + "': it is neither a built-in (" + BuiltInPrograms.names() +
             ") nor a class on the class path";

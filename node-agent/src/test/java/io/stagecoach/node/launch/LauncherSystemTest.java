@@ -264,7 +264,7 @@ class LauncherSystemTest
         final String message = assertThrows(LaunchException.class,
             () -> Launcher.run(new LaunchContext().size(2).program("com.example.Missing"))).getMessage();
         assertEquals("no program 'com.example.Missing': it is neither a built-in " +
-            "(latency, actor-latency, bw, bibw, halo) nor a class on the class path", message);
+            "(latency, actor-latency, bw, bibw, halo, lbm) nor a class on the class path", message);
         assertEquals(0, ProcessHandle.current().children().count());
     }
 
