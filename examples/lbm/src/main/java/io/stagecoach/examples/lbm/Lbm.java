@@ -1,5 +1,7 @@
 package io.stagecoach.examples.lbm;
 
+import java.util.List;
+
 import io.stagecoach.device.DeviceContext;
 import io.stagecoach.device.DeviceRuntime;
 import io.stagecoach.rank.Communicator;
@@ -25,7 +27,13 @@ public final class Lbm
     }
 
     /**
-     * Entry point of each rank; rank 0 prints the table, and progress on stderr.
+     * Exit status of a run whose populations stopped being numbers (the model went unstable).
+     */
+    static final int UNSTABLE = 3;
+
+    /**
+     * Entry point of each rank; rank 0 prints the table, and progress on stderr. Exits with {@link #UNSTABLE} when a
+     * variant ended with populations that are not numbers, 2 on a usage error.
      *
      * @param args see {@link LbmOptions}.
      */
@@ -52,14 +60,24 @@ public final class Lbm
         final DeviceRuntime device =
             DeviceRuntime.open(new DeviceContext().localRank(context.launchEnvironment().localRank()));
         Communicator comm = null;
+        List<VariantResult> results;
         try
         {
             comm = Stagecoach.init(context.deviceRuntime(device));
-            new LbmRun(comm, device, options, System.out, System.err).run();
+            results = new LbmRun(comm, device, options, System.out, System.err).run();
         }
         finally
         {
             CloseHelper.quietCloseAll(comm, device);
+        }
+        for (final VariantResult result : results)
+        {
+            if (!result.after().isFinite())
+            {
+                System.err.println("lbm: " + result.variant() + " went unstable: its populations are not numbers " +
+                    "after " + result.steps() + " steps");
+                System.exit(UNSTABLE);
+            }
         }
     }
 }

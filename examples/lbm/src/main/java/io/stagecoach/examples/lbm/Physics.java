@@ -19,11 +19,13 @@ package io.stagecoach.examples.lbm;
 record Physics(float a, float kappa, float omegaF, float omegaG, float gamma, float forcing)
 {
     /**
-     * The example's fluid: interface width 2 cells, tau_f = tau_g = 1, gamma = 0.5.
+     * The example's fluid: interface width 2 cells, tau_f = tau_g = 1, gamma = 0.1. The Cahn-Hilliard part is stable
+     * only while the mobility times the stiffness of the shortest waves stays small: with gamma = 0.5 (mobility 0.25)
+     * a droplet blows up within 200 steps; with 0.1 (mobility 0.05) it relaxes for thousands.
      */
     static Physics standard()
     {
-        return of(0.04f, 0.08f, 1.0f, 1.0f, 0.5f);
+        return of(0.04f, 0.08f, 1.0f, 1.0f, 0.1f);
     }
 
     /**

@@ -73,6 +73,14 @@ record Totals(double mass, double phase, double maxSpeed, long checksum)
     }
 
     /**
+     * @return whether every total is a number: a run that went unstable ends with NaN or infinite populations.
+     */
+    boolean isFinite()
+    {
+        return Double.isFinite(mass) && Double.isFinite(phase) && Double.isFinite(maxSpeed);
+    }
+
+    /**
      * @return the relative change of the mass from {@code before} to this.
      */
     double massDrift(final Totals before)
