@@ -17,8 +17,9 @@
 #      (SIZE^3 cells per rank, the paper's "128^3 per GPU"), rank 0's table in OUTDIR/raw/lbm-SIZE.txt
 #   5. MPS off, the summary (OUTDIR/summary.md) and the raw outputs (OUTDIR/raw.tar.gz)
 #
-# Exits with 0 when every step completed, 1 when one failed or ran out of time, 2 when it cannot start (no bundle,
-# MPS already running). Missing a target is reported in the summary, not in the exit status.
+# Exits with 0 when every step completed, 1 when one failed or ran out of time (a run that went unstable exits 3,
+# and counts as failed), 2 when it cannot start (no bundle, MPS already running). Missing a target is reported in the
+# summary, not in the exit status.
 #
 # Environment (all optional):
 #   SIZES="128 64"          cells per rank along each axis, one run each
@@ -183,15 +184,15 @@ lbm() {
         lbm --size "${size}" --steps "${steps}" --warm-up "${warm_up}" --variant all
 }
 
-# The table row of a variant in a run's output: "MLUPS ms/step comm%" or nothing.
+# The table row of a variant in a run's output: "MLUPS ms/step comm% mass-drift max|u|" or nothing.
 row() {
     local file="$1" variant="$2"
     [[ -f "${file}" ]] || return 0
-    awk -v v="${variant}" '$1 == v { print $2, $3, $4; exit }' "${file}"
+    awk -v v="${variant}" '$1 == v { print $2, $3, $4, $6, $8; exit }' "${file}"
 }
 
 summary() {
-    local size file variant default_mlups values mlups ms comm speedup verdict
+    local size file variant default_mlups values mlups ms comm drift speed speedup verdict
     echo "# Multiphase LBM, ${ranks} ranks on one GPU"
     echo
     sed 's/^/    /' "${raw}/context.txt"
@@ -200,18 +201,18 @@ summary() {
         "${warm_up} warm-up per variant, every variant in one run per size. Target: Datatype and Overlap at least" \
         "1.25x Default's MLUPS."
     echo
-    echo "| cells per rank | variant | MLUPS | ms/step | comm % | vs Default | target |"
-    echo "|---|---|---|---|---|---|---|"
+    echo "| cells per rank | variant | MLUPS | ms/step | comm % | vs Default | target | mass drift | max \\|u\\| |"
+    echo "|---|---|---|---|---|---|---|---|---|"
     for size in "${sizes[@]}"; do
         file="${raw}/lbm-${size}.txt"
         default_mlups="$(row "${file}" Default | cut -d' ' -f1)"
         for variant in Default Contig Datatype Overlap; do
             values="$(row "${file}" "${variant}")"
             if [[ -z "${values}" ]]; then
-                echo "| ${size}^3 | ${variant} | n/a | n/a | n/a | n/a | n/a |"
+                echo "| ${size}^3 | ${variant} | n/a | n/a | n/a | n/a | n/a | n/a | n/a |"
                 continue
             fi
-            read -r mlups ms comm <<< "${values}"
+            read -r mlups ms comm drift speed <<< "${values}"
             speedup="n/a"
             verdict="-"
             if [[ -n "${default_mlups}" ]]; then
@@ -221,12 +222,14 @@ summary() {
                         'BEGIN { print (a >= 1.25 * b ? "met" : "missed") }')"
                 fi
             fi
-            echo "| ${size}^3 | ${variant} | ${mlups} | ${ms} | ${comm} | ${speedup} | ${verdict} |"
+            echo "| ${size}^3 | ${variant} | ${mlups} | ${ms} | ${comm} | ${speedup} | ${verdict} | ${drift} | ${speed} |"
         done
     done
     echo
-    echo "GPU check: $(grep -h -e 'tests successful' -e 'tests failed' "${raw}/gpu-check.txt" 2>/dev/null \
-        | tr -s ' []' ' ' | paste -sd, - || echo n/a)"
+    local counts
+    counts="$(grep -h -e 'tests successful' -e 'tests failed' "${raw}/gpu-check.txt" 2>/dev/null | tr -s ' []' ' ' \
+        | paste -sd, - || true)"
+    echo "GPU check: ${counts:-not run}"
     grep -h 'twins:' "${raw}/gpu-check.txt" 2>/dev/null | sed 's/^/    /' || true
     echo
     echo "Steps (name, exit status, seconds, limit):"
