@@ -93,8 +93,9 @@ class HaloExchangeTest
                     {
                         for (int i = 1; i <= block.nx(); i++)
                         {
-                            final float expected = initial(block, q,
-                                wrap(i - STEPS * Lattice.CX[d], block.nx()), wrap(j - STEPS * Lattice.CY[d], block.ny()),
+                            final int from = wrap(i - STEPS * Lattice.CX[d], block.nx());
+                            final float expected = initial(block, q, from,
+                                wrap(j - STEPS * Lattice.CY[d], block.ny()),
                                 wrap(k - STEPS * Lattice.CZ[d], block.nz()));
                             assertEquals(expected, result.getFloat((int)(block.index(i, j, k) * Float.BYTES)),
                                 variant + ": component " + q + " of cell (" + i + ", " + j + ", " + k + ")");
