@@ -132,8 +132,7 @@ class StagecoachCommandTest
         assertEquals(1, execute("run", "-np", "2", "--tag-output", "no.such.Program", "--tag-output"));
 
         assertEquals("stagecoach: no program 'no.such.Program': it is neither a built-in " +
-            "(latency, actor-latency, bw, bibw, halo, lbm) nor a class on the class path
-", err.toString());
+            "(latency, actor-latency, bw, bibw, halo, lbm) nor a class on the class path\n", err.toString());
     }
 
     @Test
