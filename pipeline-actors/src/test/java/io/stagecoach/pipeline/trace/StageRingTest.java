@@ -66,12 +66,19 @@ class StageRingTest
         final long thread = Thread.currentThread().getId();
         assertTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
 
-        final long before = threads.getThreadAllocatedBytes(thread);
-        recordAndDrain(ring, handler, 1_000_000);
-        final long allocated = threads.getThreadAllocatedBytes(thread) - before;
+        long allocated = Long.MAX_VALUE;
+        int rounds = 0;
+        while (allocated != 0 && rounds++ < 3)
+        {
+            final long before = threads.getThreadAllocatedBytes(thread);
+            recordAndDrain(ring, handler, 1_000_000);
+            allocated = Math.min(allocated, threads.getThreadAllocatedBytes(thread) - before);
+        }
 
-        assertEquals(0, allocated, "bytes allocated for a million records");
-        assertEquals(1_200_000L * 64, sum[0]);
+        assertEquals(0, allocated, "bytes allocated for a million records, the least of " + rounds + " rounds " +
+            "(a deoptimisation that materialises a scalar-replaced object can allocate a few hundred bytes once; a " +
+            "record that allocates would show millions every round)");
+        assertEquals((200_000L + rounds * 1_000_000L) * 64, sum[0]);
         assertEquals(0, ring.droppedRecords());
     }
 
