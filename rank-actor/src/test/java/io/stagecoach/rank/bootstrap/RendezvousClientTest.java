@@ -318,10 +318,10 @@ class RendezvousClientTest
     }
 
     @Test
-    void shouldRefuseAddressesOffTheLoopbackNetworkAndBadKeys() throws Exception
+    void shouldRefuseUnresolvedAddressesAddressesOffTheLoopbackNetworkAndBadKeys() throws Exception
     {
-        final InetSocketAddress remote = new InetSocketAddress(InetAddress.getByAddress(new byte[]{ 10, 0, 0, 1 }), 1);
-        assertThrows(IllegalArgumentException.class, () -> RendezvousClient.connect(remote, 0, 1, TIMEOUT));
+        final InetSocketAddress named = InetSocketAddress.createUnresolved("node-a", 1);
+        assertThrows(IllegalArgumentException.class, () -> RendezvousClient.connect(named, 0, 1, TIMEOUT));
         assertThrows(IllegalArgumentException.class, () -> RendezvousProtocol.checkKey("two words"));
         assertThrows(IllegalArgumentException.class, () -> RendezvousProtocol.checkKey(""));
         assertThrows(IllegalArgumentException.class, () -> RendezvousProtocol.checkValue("k", "a\nb"));
