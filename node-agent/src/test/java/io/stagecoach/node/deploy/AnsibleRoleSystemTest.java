@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,10 +32,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * applied over ssh to three nodes made of network namespaces ({@link TestNodes}), installs the bundle of
  * {@code deploy/build-agent-bundle}, the user, the key and the configuration, and a second run changes nothing; the
  * unit passes {@code systemd-analyze verify}; the agents, started as the unit would start them, form one cluster;
- * {@code --check --diff} with a changed variable shows the change and changes nothing. Needs root (namespaces,
- * mounts, sshd); installs Debian's ansible, ansible-lint and OpenSSH through {@code deploy/test/install-tools} and
- * fails, saying so, where it cannot. Every namespace, process, mount and file it makes goes when it ends, and those
- * of a run killed before its end go when the next one starts.
+ * {@code --check --diff} with a changed variable and a new bundle shows the changes and changes nothing. Needs root
+ * (namespaces, mounts, sshd); installs Debian's ansible, ansible-lint and OpenSSH through
+ * {@code deploy/test/install-tools} and fails, saying so, where it cannot. Every namespace, process, mount and file it
+ * makes goes when it ends, and those of a run killed before its end go when the next one starts.
  */
 @Tag("system")
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
@@ -136,10 +137,13 @@ class AnsibleRoleSystemTest
                 }
                 awaitCluster(nodes, agents);
 
-                final Shell.Result check = playbook(nodes, inventory, "check run with gpus = 2", "--check", "--diff",
-                    "-e", "stagecoach_agent_gpus=2");
+                final String release = inNode(nodes.nodes().get(0), "readlink", "/opt/stagecoach/current").orFail()
+                    .output().strip();
+                final Shell.Result check = playbook(nodes, inventory, "check run with gpus = 2 and a new bundle",
+                    "--check", "--diff", "-e", "stagecoach_agent_gpus=2", "-e",
+                    "stagecoach_agent_bundle=" + nextBundle(bundle));
                 outputs.add(check.output());
-                checkDiff(nodes, check);
+                checkDiff(nodes, check, release);
 
                 checkPasswordUnseen(outputs);
                 stopAgents(nodes, agents);
@@ -385,21 +389,39 @@ class AnsibleRoleSystemTest
     }
 
     /**
-     * Checks the {@code --check --diff} run: each node would change its configuration from gpus = auto to gpus = 2
-     * and restart the agent, and none did.
+     * @return a copy of the bundle with other bytes at its end, so another checksum: a new release for the role
+     * (the check run never unpacks it).
      */
-    private void checkDiff(final TestNodes nodes, final Shell.Result check) throws IOException, InterruptedException
+    private Path nextBundle(final Path bundle) throws IOException
+    {
+        final Path next = folder.resolve("stagecoach-agent-next.tar.gz");
+        Files.copy(bundle, next);
+        Files.write(next, new byte[1024], StandardOpenOption.APPEND);
+        return next;
+    }
+
+    /**
+     * Checks the {@code --check --diff} run: each node would change its configuration from gpus = auto to gpus = 2,
+     * point current at a new release and restart the agent, and none did.
+     */
+    private void checkDiff(final TestNodes nodes, final Shell.Result check, final String release)
+        throws IOException, InterruptedException
     {
         final String output = check.output();
         final PlayRecap recap = PlayRecap.parse(output);
         assertTrue(recap.allReachedWithoutFailure(), output);
-        recap.hosts().forEach((host, counts) -> assertTrue(counts.changed() >= 1, () -> host + "\n" + output));
+        recap.hosts().forEach((host, counts) -> assertTrue(counts.changed() >= 3, () -> host +
+            " would change the release folder, current and agent.conf\n" + output));
         assertTrue(output.contains("-  gpus = auto") && output.contains("+  gpus = 2"), output);
         assertTrue(output.contains("RUNNING HANDLER [stagecoach_agent : Restart the stagecoach agent]"), output);
         for (final TestNodes.Node node : nodes.nodes())
         {
             assertTrue(inNode(node, "cat", CONFIG).orFail().output().contains("gpus = auto"),
                 node.name() + "'s configuration is unchanged by --check");
+            assertEquals(release, inNode(node, "readlink", "/opt/stagecoach/current").orFail().output().strip(),
+                node.name() + "'s current release is unchanged by --check");
+            assertEquals(1, inNode(node, "ls", "/opt/stagecoach/releases").orFail().output().strip().split("\n")
+                .length, node.name() + " has one release after --check");
         }
     }
 
