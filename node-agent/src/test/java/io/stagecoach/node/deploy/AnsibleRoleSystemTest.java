@@ -228,8 +228,8 @@ class AnsibleRoleSystemTest
     }
 
     /**
-     * @return the environment of Ansible's commands: its home, caches, temporary files and ssh control sockets in
-     * the run's private folder, the role's ansible.cfg, no colours.
+     * @return the environment of Ansible's commands: its home, caches, temporary files (the nodes' in their own
+     * /tmp) and ssh control sockets in the run's private folder, the role's ansible.cfg, no colours.
      */
     private Map<String, String> controllerEnvironment() throws IOException
     {
@@ -247,6 +247,8 @@ class AnsibleRoleSystemTest
         environment.put("XDG_CACHE_HOME", folder.resolve("cache").toString());
         environment.put("ANSIBLE_CONFIG", ANSIBLE.resolve("ansible.cfg").toString());
         environment.put("ANSIBLE_LOCAL_TEMP", folder.resolve("ansible-local").toString());
+        // the tasks delegated to the controller would otherwise use ~root/.ansible/tmp, whatever HOME says
+        environment.put("ANSIBLE_REMOTE_TMP", folder.resolve("remote-tmp").toString());
         environment.put("ANSIBLE_SSH_CONTROL_PATH_DIR", folder.resolve("cp").toString());
         environment.put("ANSIBLE_PIPELINING", "True");
         environment.put("ANSIBLE_RETRY_FILES_ENABLED", "False");
