@@ -279,6 +279,8 @@ class AnsibleRoleSystemTest
             assertEquals(file.getValue(), seen, node.name() + " " + file.getKey());
         }
         inNode(node, "test", "-x", "/opt/stagecoach/current/runtime/bin/java").orFail();
+        assertEquals("/opt/stagecoach/current/bin/stagecoach",
+            inNode(node, "readlink", "/usr/local/bin/stagecoach").orFail().output().strip());
 
         final String config = inNode(node, "cat", CONFIG).orFail().output();
         assertTrue(config.contains("node-name = \"" + node.name() + "\""), config);
@@ -286,6 +288,8 @@ class AnsibleRoleSystemTest
         assertTrue(config.contains("seeds = [\"" + TestNodes.SUBNET + "11:" + PORT + "\", \"" + TestNodes.SUBNET +
             "12:" + PORT + "\"]"), config);
         assertTrue(config.contains("gpus = auto"), config);
+        assertTrue(config.contains("ranks.udp-port-base = 40100"), config);
+        assertTrue(config.contains("downing { strategy = keep-majority, stable-after-ms = 2000 }"), config);
 
         final ServiceUnit unit = ServiceUnit.parse(inNode(node, "cat", UNIT).orFail().output());
         assertEquals("on-failure", unit.value("Restart"));
