@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import io.stagecoach.node.agent.ClusterStatus;
 import io.stagecoach.node.agent.MemberView;
@@ -31,7 +32,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The Ansible role {@code deploy/ansible/roles/stagecoach_agent}, checked for real: ansible-lint passes; the playbook,
  * applied over ssh to three nodes made of network namespaces ({@link TestNodes}), installs the bundle of
  * {@code deploy/build-agent-bundle}, the user, the key and the configuration, and a second run changes nothing; the
- * unit passes {@code systemd-analyze verify}; the agents, started as the unit would start them, form one cluster;
+ * unit passes {@code systemd-analyze verify}; the agents, started as the unit would start them, form one cluster
+ * and run a job of three ranks, one on each node;
  * {@code --check --diff} with a changed variable and a new bundle shows the changes and changes nothing. Needs root
  * (namespaces, mounts, sshd); installs Debian's ansible, ansible-lint and OpenSSH through
  * {@code deploy/test/install-tools} and fails, saying so, where it cannot. Every namespace, process, mount and file it
@@ -136,6 +138,7 @@ class AnsibleRoleSystemTest
                     agents.add(startAgent(node));
                 }
                 awaitCluster(nodes, agents);
+                runJobAcrossNodes(nodes);
 
                 final String release = inNode(nodes.nodes().get(0), "readlink", "/opt/stagecoach/current").orFail()
                     .output().strip();
@@ -383,6 +386,51 @@ class AnsibleRoleSystemTest
             }
         }
         System.out.printf("all %d agents Up on every node %.1f s after they started%n", NODES, seconds(startNs));
+    }
+
+    /**
+     * Runs a job of three ranks, one on each node, through the installed agents: {@code stagecoach run -H} from the
+     * command the role put on the PATH, as the agent's user on node-1, the ranks exchanging messages of random sizes
+     * between all pairs over Aeron UDP between the namespaces (AllPairsRank, its class copied into each node's
+     * home, the ranks running on the bundle's Java runtime and jars).
+     */
+    private void runJobAcrossNodes(final TestNodes nodes) throws IOException, InterruptedException
+    {
+        final String rankPackage = "io/stagecoach/node/jobs/";
+        final String classes = "/var/lib/stagecoach/job-classes";
+        final List<Path> rankClasses;
+        try (Stream<Path> files = Files.list(MODULE.resolve("target/test-classes/" + rankPackage)))
+        {
+            rankClasses = files.filter(f -> f.getFileName().toString().matches("AllPairsRank(\\$.*)?\\.class"))
+                .toList();
+        }
+        assertTrue(rankClasses.size() >= 2, "AllPairsRank and its nested classes: " + rankClasses);
+        for (final TestNodes.Node node : nodes.nodes())
+        {
+            for (final Path rankClass : rankClasses)
+            {
+                final List<String> copy = new ArrayList<>(node.enter());
+                copy.addAll(List.of("--", "install", "-D", "-m", "0644", "-o", USER, "-g", USER, "/dev/stdin",
+                    classes + "/" + rankPackage + rankClass.getFileName()));
+                shell.run(60, null, Map.of(), copy, rankClass).orFail();
+            }
+        }
+        final long startNs = System.nanoTime();
+        final TestNodes.Node submitter = nodes.nodes().get(0);
+        final ServiceUnit unit = ServiceUnit.parse(inNode(submitter, "cat", UNIT).orFail().output());
+        final List<String> command = new ArrayList<>(submitter.enter());
+        command.addAll(asUser(unit));
+        command.addAll(List.of("/usr/local/bin/stagecoach", "run", "-n", "3", "-H", "node-1:1,node-2:1,node-3:1",
+            "--timeout", "240", "-cp", classes, "io.stagecoach.node.jobs.AllPairsRank", "2"));
+        final Shell.Result job = shell.run(300, null, Map.of(), command);
+        assertEquals(0, job.exitCode(), () -> "the job across the nodes:\n" + job.output() + "\n" +
+            agentLog("node-1"));
+        for (int rank = 0; rank < NODES; rank++)
+        {
+            assertTrue(job.output().contains("RANK " + rank + " node node-" + (rank + 1) + " pairs="), job::output);
+        }
+        assertTrue(job.output().contains("wrong=0") && !job.output().matches("(?s).*wrong=[1-9].*"), job::output);
+        System.out.printf("a job of 3 ranks across the nodes passed in %.1f s%n", seconds(startNs));
     }
 
     private Shell.Result agentStatus(final TestNodes.Node node) throws IOException, InterruptedException

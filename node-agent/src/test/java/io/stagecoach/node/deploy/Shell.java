@@ -69,10 +69,19 @@ final class Shell
     Result run(final long timeoutSeconds, final Path directory, final Map<String, String> environment,
         final List<String> command) throws IOException, InterruptedException
     {
+        return run(timeoutSeconds, directory, environment, command, Path.of("/dev/null"));
+    }
+
+    /**
+     * @param input the file the command reads as its standard input.
+     */
+    Result run(final long timeoutSeconds, final Path directory, final Map<String, String> environment,
+        final List<String> command, final Path input) throws IOException, InterruptedException
+    {
         final Path log = logFolder.resolve(String.format("%02d-%s.log", count.incrementAndGet(),
             Path.of(command.get(0)).getFileName()));
         final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+            .redirectOutput(log.toFile()).redirectInput(ProcessBuilder.Redirect.from(input.toFile()));
         if (directory != null)
         {
             builder.directory(directory.toFile());

@@ -22,9 +22,9 @@ import java.util.stream.Stream;
  * Machines for a deployment test, made of network namespaces: a controller namespace with a bridge at
  * {@code 10.77.0.1/24} and one namespace per node, joined to the bridge by a veth pair, at {@code 10.77.0.11},
  * {@code .12}, ...; the addresses exist only inside these namespaces. Each node runs an sshd on its own address
- * ({@code deploy/test/node-root}: its own /etc, /opt, /usr, /var, /root, /tmp and /run in a private mount namespace),
- * which lets in only the test's key; the test's known_hosts holds the nodes' host keys. Ansible runs in the
- * controller namespace and reaches the nodes over ssh as it reaches real ones.
+ * ({@code deploy/test/node-root}: its own /etc, /opt, /usr, /var, /root, /tmp, /run and /dev/shm in a private mount
+ * namespace), which lets in only the test's key; the test's known_hosts holds the nodes' host keys. Ansible runs in
+ * the controller namespace and reaches the nodes over ssh as it reaches real ones.
  * <p>
  * Names are {@code scdeploy-<pid of the test's JVM>-<random>}: {@link #removeLeftovers} removes the namespaces (with
  * every process in them) and private folders of runs whose JVM is gone, and {@link #remove} those of this one.
