@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import io.stagecoach.node.agent.ClusterStatus;
 import io.stagecoach.node.agent.MemberView;
@@ -204,6 +203,9 @@ class AnsibleRoleSystemTest
             // no systemd runs here: the test starts the agents from the unit itself
             "        stagecoach_agent_manage_service: false",
             "        stagecoach_agent_java_opts: -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xmx192m",
+            // three agents, a submitter and three ranks share two cores here, where a heartbeat may come seconds
+            // late: the split-brain resolver waits a minute of unreachability before it downs anyone
+            "        stagecoach_agent_downing_stable_after_ms: 60000",
             "      hosts:",
             hosts.toString().stripTrailing(),
             "    stagecoach_seeds:",
@@ -292,7 +294,7 @@ class AnsibleRoleSystemTest
             "12:" + PORT + "\"]"), config);
         assertTrue(config.contains("gpus = auto"), config);
         assertTrue(config.contains("ranks.udp-port-base = 40100"), config);
-        assertTrue(config.contains("downing { strategy = keep-majority, stable-after-ms = 2000 }"), config);
+        assertTrue(config.contains("downing { strategy = keep-majority, stable-after-ms = 60000 }"), config);
 
         final ServiceUnit unit = ServiceUnit.parse(inNode(node, "cat", UNIT).orFail().output());
         assertEquals("on-failure", unit.value("Restart"));
@@ -382,7 +384,7 @@ class AnsibleRoleSystemTest
                     fail("waited 180 s for " + node.name() + " to list " + names + " Up; its last answer: " + last +
                         "\n" + agentLog(node.name()));
                 }
-                Thread.sleep(500);
+                Thread.sleep(1000);
             }
         }
         System.out.printf("all %d agents Up on every node %.1f s after they started%n", NODES, seconds(startNs));
@@ -390,30 +392,20 @@ class AnsibleRoleSystemTest
 
     /**
      * Runs a job of three ranks, one on each node, through the installed agents: {@code stagecoach run -H} from the
-     * command the role put on the PATH, as the agent's user on node-1, the ranks exchanging messages of random sizes
-     * between all pairs over Aeron UDP between the namespaces (AllPairsRank, its class copied into each node's
-     * home, the ranks running on the bundle's Java runtime and jars).
+     * command the role put on the PATH, as the agent's user on node-1; the ranks ({@link DeployedRank}, its class
+     * copied into each node's home), started by each node's agent on the bundle's Java runtime and jars, exchange
+     * messages between all pairs over Aeron UDP between the namespaces.
      */
     private void runJobAcrossNodes(final TestNodes nodes) throws IOException, InterruptedException
     {
-        final String rankPackage = "io/stagecoach/node/jobs/";
+        final String rankClass = DeployedRank.class.getName().replace('.', '/') + ".class";
         final String classes = "/var/lib/stagecoach/job-classes";
-        final List<Path> rankClasses;
-        try (Stream<Path> files = Files.list(MODULE.resolve("target/test-classes/" + rankPackage)))
-        {
-            rankClasses = files.filter(f -> f.getFileName().toString().matches("AllPairsRank(\\$.*)?\\.class"))
-                .toList();
-        }
-        assertTrue(rankClasses.size() >= 2, "AllPairsRank and its nested classes: " + rankClasses);
         for (final TestNodes.Node node : nodes.nodes())
         {
-            for (final Path rankClass : rankClasses)
-            {
-                final List<String> copy = new ArrayList<>(node.enter());
-                copy.addAll(List.of("--", "install", "-D", "-m", "0644", "-o", USER, "-g", USER, "/dev/stdin",
-                    classes + "/" + rankPackage + rankClass.getFileName()));
-                shell.run(60, null, Map.of(), copy, rankClass).orFail();
-            }
+            final List<String> copy = new ArrayList<>(node.enter());
+            copy.addAll(List.of("--", "install", "-D", "-m", "0644", "-o", USER, "-g", USER, "/dev/stdin",
+                classes + "/" + rankClass));
+            shell.run(60, null, Map.of(), copy, MODULE.resolve("target/test-classes/" + rankClass)).orFail();
         }
         final long startNs = System.nanoTime();
         final TestNodes.Node submitter = nodes.nodes().get(0);
@@ -421,15 +413,15 @@ class AnsibleRoleSystemTest
         final List<String> command = new ArrayList<>(submitter.enter());
         command.addAll(asUser(unit));
         command.addAll(List.of("/usr/local/bin/stagecoach", "run", "-n", "3", "-H", "node-1:1,node-2:1,node-3:1",
-            "--timeout", "240", "-cp", classes, "io.stagecoach.node.jobs.AllPairsRank", "2"));
+            "--timeout", "240", "-cp", classes, DeployedRank.class.getName()));
         final Shell.Result job = shell.run(300, null, Map.of(), command);
         assertEquals(0, job.exitCode(), () -> "the job across the nodes:\n" + job.output() + "\n" +
             agentLog("node-1"));
         for (int rank = 0; rank < NODES; rank++)
         {
-            assertTrue(job.output().contains("RANK " + rank + " node node-" + (rank + 1) + " pairs="), job::output);
+            assertTrue(job.output().contains("RANK " + rank + " node node-" + (rank + 1) + " pairs=2 wrong=0"),
+                job::output);
         }
-        assertTrue(job.output().contains("wrong=0") && !job.output().matches("(?s).*wrong=[1-9].*"), job::output);
         System.out.printf("a job of 3 ranks across the nodes passed in %.1f s%n", seconds(startNs));
     }
 
