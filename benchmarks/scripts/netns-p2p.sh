@@ -63,8 +63,9 @@ fi
 java_home="$(dirname "$(dirname "$(readlink -f "$(command -v "${JAVA:-java}")")")")"
 JAVA="${JAVA:-${java_home}/bin/java}"
 keytool="$(dirname "${JAVA}")/keytool"
-aeron_jar="$(ls node-agent/target/lib/aeron-all-*.jar 2>/dev/null | head -1)"
-[[ -n "${aeron_jar}" ]] || aeron_jar="$(ls "$(dirname "$(dirname "${STAGECOACH}")")"/lib/aeron-all-*.jar | head -1)"
+aeron_jars=(node-agent/target/lib/aeron-all-*.jar "$(dirname "$(dirname "${STAGECOACH}")")"/lib/aeron-all-*.jar)
+[[ ${#aeron_jars[@]} -gt 0 ]] || { echo "netns-p2p: no aeron-all jar for the Aeron samples" >&2; exit 1; }
+aeron_jar="${aeron_jars[0]}"
 if [[ "${SECTIONS}" == *" loss "* ]] && ! command -v nft >/dev/null &&
     ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q nftables >/dev/null 2>&1; then
     echo "netns-p2p: no nft here and nftables cannot be installed: the loss section is left out" >&2

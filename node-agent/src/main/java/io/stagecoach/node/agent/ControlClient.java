@@ -29,17 +29,9 @@ public final class ControlClient
      */
     public static String request(final Path socket, final String request) throws IOException
     {
-        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX))
+        try (SocketChannel channel = send(socket, request))
         {
-            channel.connect(UnixDomainSocketAddress.of(socket));
-            final ByteBuffer bytes = ByteBuffer.wrap((request + "\n").getBytes(StandardCharsets.UTF_8));
-            while (bytes.hasRemaining())
-            {
-                channel.write(bytes);
-            }
-            final BufferedReader reader =
-                new BufferedReader(new InputStreamReader(Channels.newInputStream(channel), StandardCharsets.UTF_8));
-            final String answer = reader.readLine();
+            final String answer = reader(channel).readLine();
             if (answer == null)
             {
                 throw new IOException("the agent at " + socket + " closed without answering");
@@ -60,7 +52,21 @@ public final class ControlClient
     public static void stream(final Path socket, final String request, final Consumer<String> lines)
         throws IOException
     {
-        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX))
+        try (SocketChannel channel = send(socket, request))
+        {
+            final BufferedReader reader = reader(channel);
+            String line;
+            while (null != (line = reader.readLine()))
+            {
+                lines.accept(line);
+            }
+        }
+    }
+
+    private static SocketChannel send(final Path socket, final String request) throws IOException
+    {
+        final SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
+        try
         {
             channel.connect(UnixDomainSocketAddress.of(socket));
             final ByteBuffer bytes = ByteBuffer.wrap((request + "\n").getBytes(StandardCharsets.UTF_8));
@@ -68,13 +74,17 @@ public final class ControlClient
             {
                 channel.write(bytes);
             }
-            final BufferedReader reader =
-                new BufferedReader(new InputStreamReader(Channels.newInputStream(channel), StandardCharsets.UTF_8));
-            String line;
-            while (null != (line = reader.readLine()))
-            {
-                lines.accept(line);
-            }
+            return channel;
         }
+        catch (final IOException | RuntimeException ex)
+        {
+            channel.close();
+            throw ex;
+        }
+    }
+
+    private static BufferedReader reader(final SocketChannel channel)
+    {
+        return new BufferedReader(new InputStreamReader(Channels.newInputStream(channel), StandardCharsets.UTF_8));
     }
 }
