@@ -73,7 +73,7 @@ public final class NodeAgent
             system = ActorSystem.create(MemberEventLogger.create(), AgentSystemConfig.SYSTEM_NAME,
                 AgentSystemConfig.of(settings));
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | Error ex)
         {
             services.close();
             throw ex;

@@ -28,13 +28,27 @@ public final class StagecoachCommand implements Runnable
     private CommandSpec spec;
 
     /**
-     * Run the command line and exit with its status.
+     * Run the command line and exit with its status; an error the command did not handle (a class missing from an
+     * installation, say) is printed and ends the JVM with status 70, so that threads the command started cannot keep
+     * it running (an agent whose transport failed to start would otherwise stay up, and its service manager would
+     * not restart it).
      *
      * @param args command line arguments.
      */
     public static void main(final String[] args)
     {
-        System.exit(commandLine().execute(args));
+        int status;
+        try
+        {
+            status = commandLine().execute(args);
+        }
+        catch (final Error ex)
+        {
+            System.err.println("stagecoach: " + ex);
+            ex.printStackTrace();
+            status = 70;
+        }
+        System.exit(status);
     }
 
     /**
