@@ -13,8 +13,9 @@ import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 /**
- * A rank's stage records in an Agrona {@link ManyToOneRingBuffer}: any thread records (a claim, eight stores and a
- * commit, no allocation), one thread drains. A record that finds the ring full is dropped and counted, never waited
+ * A rank's stage records, and its {@linkplain TransferRecord transfer records}, in an Agrona
+ * {@link ManyToOneRingBuffer}: any thread records (a claim, eight stores and a commit, no allocation), one thread
+ * drains. A record that finds the ring full is dropped and counted, never waited
  * for. Each record takes {@link #RECORD_SLOT_BYTES} of the ring.
  */
 public final class StageRing implements StageTracer
@@ -28,12 +29,14 @@ public final class StageRing implements StageTracer
         BitUtil.align(RecordDescriptor.HEADER_LENGTH + StageRecord.LENGTH, RecordDescriptor.ALIGNMENT);
 
     private static final int RECORD_TYPE = 1;
+    private static final int TRANSFER_TYPE = 2;
 
     private final int rank;
     private final ManyToOneRingBuffer ring;
     private final AtomicBuffer buffer;
     private final AtomicLong droppedRecords = new AtomicLong();
     private final StageRecord record = new StageRecord();
+    private final TransferRecord transfer = new TransferRecord();
     private final MessageHandler drainHandler = this::onMessage;
     private StageRecordHandler handler;
 
@@ -81,6 +84,38 @@ public final class StageRing implements StageTracer
         {
             droppedRecords.getAndIncrement();
         }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void transferBegun(
+        final long transferId,
+        final int peer,
+        final TransferPath path,
+        final boolean receiving,
+        final long bytes,
+        final int chunks,
+        final long startNs)
+    {
+        recordTransfer(transferId, peer, TransferRecord.flags(path, receiving, false), bytes, chunks, startNs, 0);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void transferEnded(
+        final long transferId,
+        final int peer,
+        final TransferPath path,
+        final boolean receiving,
+        final long bytes,
+        final long startNs,
+        final long endNs,
+        final boolean failed)
+    {
+        recordTransfer(transferId, peer, TransferRecord.flags(path, receiving, failed), bytes, 1, startNs,
+            Math.max(endNs, 1));
     }
 
     /**
@@ -143,9 +178,37 @@ public final class StageRing implements StageTracer
         return "StageRing{rank=" + rank + ", capacityBytes=" + ring.capacity() + ", dropped=" + droppedRecords() + "}";
     }
 
+    private void recordTransfer(
+        final long transferId,
+        final int peer,
+        final int flags,
+        final long bytes,
+        final int chunks,
+        final long startNs,
+        final long endNs)
+    {
+        final int index = ring.tryClaim(TRANSFER_TYPE, TransferRecord.LENGTH);
+        if (index >= 0)
+        {
+            TransferRecord.encode(buffer, index, rank, transferId, peer, flags, bytes, chunks, startNs, endNs);
+            ring.commit(index);
+        }
+        else
+        {
+            droppedRecords.getAndIncrement();
+        }
+    }
+
     private void onMessage(final int type, final MutableDirectBuffer source, final int index, final int length)
     {
-        handler.onRecord(record.wrap(source, index));
+        if (TRANSFER_TYPE == type)
+        {
+            handler.onTransfer(transfer.wrap(source, index));
+        }
+        else
+        {
+            handler.onRecord(record.wrap(source, index));
+        }
     }
 
     static void checkCapacity(final int capacityBytes)

@@ -7,7 +7,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The drain thread's duty cycle: moves records from the ring to the rank's file (and to a live handler, if any),
+ * The drain thread's duty cycle: moves records from the ring to the rank's file, its live file in shared memory and a
+ * live handler (each if any),
  * and keeps the file's count of dropped records current. At close it drains what is left. A file that cannot be
  * written is given up with one warning; records go on to the handler.
  */
@@ -20,11 +21,17 @@ final class StageTraceAgent implements Agent, StageRecordHandler
     private final StageRing ring;
     private final StageRecordHandler liveHandler;
     private StageTraceFileWriter writer;
+    private LiveTraceWriter liveFile;
 
-    StageTraceAgent(final StageRing ring, final StageTraceFileWriter writer, final StageRecordHandler liveHandler)
+    StageTraceAgent(
+        final StageRing ring,
+        final StageTraceFileWriter writer,
+        final LiveTraceWriter liveFile,
+        final StageRecordHandler liveHandler)
     {
         this.ring = ring;
         this.writer = writer;
+        this.liveFile = liveFile;
         this.liveHandler = liveHandler;
     }
 
@@ -48,9 +55,25 @@ final class StageTraceAgent implements Agent, StageRecordHandler
                 giveUpFile(ex);
             }
         }
+        if (null != liveFile)
+        {
+            liveFile.onRecord(record);
+        }
         if (null != liveHandler)
         {
             liveHandler.onRecord(record);
+        }
+    }
+
+    public void onTransfer(final TransferRecord record)
+    {
+        if (null != liveFile)
+        {
+            liveFile.onTransfer(record);
+        }
+        if (null != liveHandler)
+        {
+            liveHandler.onTransfer(record);
         }
     }
 
@@ -86,6 +109,18 @@ final class StageTraceAgent implements Agent, StageRecordHandler
         }
         writeOut();
         closeFile();
+        closeLiveFile();
+    }
+
+    private void closeLiveFile()
+    {
+        if (null != liveFile)
+        {
+            LOG.debug("rank {}: live trace {} closed, {} records dropped there", ring.rank(), liveFile.file(),
+                liveFile.droppedRecords());
+            liveFile.close();
+            liveFile = null;
+        }
     }
 
     private void writeOut()

@@ -7,8 +7,8 @@ import io.stagecoach.protocol.host.PrivateDirectory;
 
 /**
  * Configuration of a rank's {@link StageTracing}, Aeron style: setters return this, {@link #conclude()} validates.
- * Tracing is on when there is somewhere for records to go: a trace folder, or a handler of drained records (a live
- * view), or both.
+ * Tracing is on when there is somewhere for records to go: a trace folder, a live folder, a handler of drained records
+ * (a live view in the same process), or several.
  * <table>
  * <caption>Settings</caption>
  * <tr><th>setting</th><th>default</th><th>meaning</th></tr>
@@ -20,6 +20,10 @@ import io.stagecoach.protocol.host.PrivateDirectory;
  * bytes hold about 150,000 records</td></tr>
  * <tr><td>{@link #drainPeriodNs(long)}</td><td>10 ms</td><td>how long the drain thread sleeps when the ring is
  * empty (at most 1 s)</td></tr>
+ * <tr><td>{@link #liveDirectory(Path)}</td><td>none</td><td>the live folder ({@value #LIVE_DIRECTORY_VARIABLE}
+ * of {@code stagecoach run --dashboard}): a private folder that receives {@code rank-<rank>.stagelive}, a ring in
+ * shared memory that a dashboard reads while the job runs ({@link LiveTraceFile})</td></tr>
+ * <tr><td>{@link #liveRingCapacityBytes(int)}</td><td>1 MiB</td><td>the live file's ring, a power of two</td></tr>
  * <tr><td>{@link #recordHandler(StageRecordHandler)}</td><td>none</td><td>told of every drained record too, on the
  * drain thread</td></tr>
  * </table>
@@ -30,6 +34,12 @@ public final class StageTraceContext
     public static final String DIRECTORY_VARIABLE = "STAGECOACH_TRACE_DIR";
     /** The system property that names the trace folder; it takes precedence over the environment. */
     public static final String DIRECTORY_PROPERTY = "stagecoach.trace.dir";
+    /** The environment variable in which {@code stagecoach run --dashboard} names each rank's live folder. */
+    public static final String LIVE_DIRECTORY_VARIABLE = "STAGECOACH_TRACE_LIVE_DIR";
+    /** The system property that names the live folder; it takes precedence over the environment. */
+    public static final String LIVE_DIRECTORY_PROPERTY = "stagecoach.trace.live.dir";
+    /** The system property of the live ring's capacity ({@code STAGECOACH_TRACE_LIVE_RING_BYTES}). */
+    public static final String LIVE_RING_BYTES_PROPERTY = "stagecoach.trace.live.ring.bytes";
     /** The system property of the ring's capacity ({@code STAGECOACH_TRACE_RING_BYTES} in the environment). */
     public static final String RING_BYTES_PROPERTY = "stagecoach.trace.ring.bytes";
     /** Default capacity of the ring: 8 MiB, about 150,000 records. */
@@ -43,6 +53,8 @@ public final class StageTraceContext
     private Path directory;
     private int ringCapacityBytes = DEFAULT_RING_CAPACITY_BYTES;
     private long drainPeriodNs = DEFAULT_DRAIN_PERIOD_NS;
+    private Path liveDirectory;
+    private int liveRingCapacityBytes = LiveTraceFile.DEFAULT_CAPACITY_BYTES;
     private StageRecordHandler recordHandler;
     private boolean concluded;
 
@@ -64,6 +76,7 @@ public final class StageTraceContext
             throw new IllegalArgumentException("stage trace rank " + rank + " is negative");
         }
         StageRing.checkCapacity(ringCapacityBytes);
+        StageRing.checkCapacity(liveRingCapacityBytes);
         if (drainPeriodNs <= 0 || drainPeriodNs > MAX_DRAIN_PERIOD_NS)
         {
             throw new IllegalArgumentException("stage trace drain period " + drainPeriodNs + " ns is outside (0, " +
@@ -73,16 +86,20 @@ public final class StageTraceContext
         {
             directory = PrivateDirectory.checkPrivate(directory.toAbsolutePath());
         }
+        if (null != liveDirectory)
+        {
+            liveDirectory = PrivateDirectory.checkPrivate(liveDirectory.toAbsolutePath());
+        }
         concluded = true;
         return this;
     }
 
     /**
-     * @return whether records are kept: a folder or a handler is set.
+     * @return whether records are kept: a folder, a live folder or a handler is set.
      */
     public boolean isEnabled()
     {
-        return null != directory || null != recordHandler;
+        return null != directory || null != liveDirectory || null != recordHandler;
     }
 
     /**
@@ -120,6 +137,45 @@ public final class StageTraceContext
     public Path directory()
     {
         return directory;
+    }
+
+    /**
+     * @param directory the live folder, private to this user, in which the rank creates {@code rank-<rank>.stagelive}
+     *                  for a dashboard to read while the job runs; null for none.
+     * @return this.
+     */
+    public StageTraceContext liveDirectory(final Path directory)
+    {
+        this.liveDirectory = directory;
+        return this;
+    }
+
+    /**
+     * @return the live folder, or null.
+     */
+    public Path liveDirectory()
+    {
+        return liveDirectory;
+    }
+
+    /**
+     * @param capacityBytes of the live file's ring, a power of two in [{@link StageRing#MIN_CAPACITY_BYTES},
+     *                      {@link StageRing#MAX_CAPACITY_BYTES}]: records the reader has not taken when it is full
+     *                      are dropped and counted.
+     * @return this.
+     */
+    public StageTraceContext liveRingCapacityBytes(final int capacityBytes)
+    {
+        this.liveRingCapacityBytes = capacityBytes;
+        return this;
+    }
+
+    /**
+     * @return capacity of the live file's ring.
+     */
+    public int liveRingCapacityBytes()
+    {
+        return liveRingCapacityBytes;
     }
 
     /**
@@ -183,7 +239,7 @@ public final class StageTraceContext
 
     public String toString()
     {
-        return "StageTraceContext{rank=" + rank + ", directory=" + directory + ", ringCapacityBytes=" +
-            ringCapacityBytes + ", drainPeriodNs=" + drainPeriodNs + ", recordHandler=" + recordHandler + "}";
+        return "StageTraceContext{rank=" + rank + ", directory=" + directory + ", liveDirectory=" + liveDirectory +
+            ", ringCapacityBytes=" + ringCapacityBytes + ", drainPeriodNs=" + drainPeriodNs + ", recordHandler=" + recordHandler + "}";
     }
 }

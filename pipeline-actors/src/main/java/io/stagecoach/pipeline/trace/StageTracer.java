@@ -42,4 +42,53 @@ public interface StageTracer
      * @param device     ordinal of the device it ran on or for.
      */
     void record(long transferId, int chunk, Stage stage, long startNs, long endNs, long bytes, int device);
+
+    /**
+     * Records that a message took its path to or from a peer. A transfer whose path changes (a one-sided send that
+     * its receiver clears to go staged instead) is recorded again with the new one. Once per message, never per
+     * chunk; for a live view only, not written to the rank's trace file.
+     *
+     * @param transferId the transfer, as the rank numbers its transfers.
+     * @param peer       the other rank.
+     * @param path       the path it takes.
+     * @param receiving  whether this rank receives it.
+     * @param bytes      packed bytes of the message.
+     * @param chunks     chunks of a staged transfer, 1 otherwise.
+     * @param startNs    {@link System#nanoTime()} when it took the path.
+     */
+    default void transferBegun(
+        final long transferId,
+        final int peer,
+        final TransferPath path,
+        final boolean receiving,
+        final long bytes,
+        final int chunks,
+        final long startNs)
+    {
+    }
+
+    /**
+     * Records that a message completed or failed.
+     *
+     * @param transferId the transfer, as the rank numbers its transfers.
+     * @param peer       the other rank.
+     * @param path       the path it took.
+     * @param receiving  whether this rank received it.
+     * @param bytes      packed bytes of the message.
+     * @param startNs    {@link System#nanoTime()} when it took the path, as recorded by
+     *                   {@link #transferBegun}.
+     * @param endNs      {@link System#nanoTime()} when it completed or failed.
+     * @param failed     whether it failed.
+     */
+    default void transferEnded(
+        final long transferId,
+        final int peer,
+        final TransferPath path,
+        final boolean receiving,
+        final long bytes,
+        final long startNs,
+        final long endNs,
+        final boolean failed)
+    {
+    }
 }

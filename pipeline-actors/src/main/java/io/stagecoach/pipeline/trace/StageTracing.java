@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A rank's stage tracing, from its start to its close: the {@link StageRing} the pipeline records into, and a daemon
  * thread that drains it every {@link StageTraceContext#drainPeriodNs()} into the rank's trace file and to a live
- * handler. Off (no folder, no handler), it is nothing but {@link StageTracer#OFF}: no ring, no thread, no file.
+ * handler, and into the rank's live file in shared memory (read while the job runs). Off (no folder, no live folder,
+ * no handler), it is nothing but {@link StageTracer#OFF}: no ring, no thread, no file.
  * <pre>{@code
  * final StageTracing tracing = StageTracing.start(new StageTraceContext().rank(rank).directory(folder));
  * final StageTracer tracer = tracing.tracer();   // for the pipeline
@@ -57,7 +58,8 @@ public final class StageTracing implements AutoCloseable
         }
         final StageRing ring = new StageRing(context.rank(), context.ringCapacityBytes());
         final StageTraceFileWriter writer = createWriter(context);
-        final StageTraceAgent agent = new StageTraceAgent(ring, writer, context.recordHandler());
+        final LiveTraceWriter liveFile = createLiveFile(context);
+        final StageTraceAgent agent = new StageTraceAgent(ring, writer, liveFile, context.recordHandler());
         final AgentRunner runner = new AgentRunner(new SleepingIdleStrategy(context.drainPeriodNs()),
             error -> LOG.warn("rank {} stage trace: {}", context.rank(), error.toString()), null, agent);
         AgentRunner.startOnThread(runner, DaemonThreads.factory(agent.roleName()));
@@ -100,6 +102,22 @@ public final class StageTracing implements AutoCloseable
     public String toString()
     {
         return "StageTracing{" + tracer + (null == file ? "" : ", file=" + file) + "}";
+    }
+
+    private static LiveTraceWriter createLiveFile(final StageTraceContext context)
+    {
+        if (null == context.liveDirectory())
+        {
+            return null;
+        }
+        try
+        {
+            return LiveTraceWriter.create(context.liveDirectory(), context.rank(), context.liveRingCapacityBytes());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex.getMessage(), ex);
+        }
     }
 
     private static StageTraceFileWriter createWriter(final StageTraceContext context)
