@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 
 import io.aeron.logbuffer.FrameDescriptor;
 import io.stagecoach.device.DeviceRuntime;
+import io.stagecoach.pipeline.trace.LiveTraceFile;
 import io.stagecoach.pipeline.trace.StageTraceContext;
 import io.stagecoach.pipeline.transport.aeron.AeronTransportContext;
 import io.stagecoach.pipeline.transport.aeron.PeerAddress;
@@ -60,6 +61,10 @@ import io.stagecoach.rank.memory.SharedArena;
  * stage trace of its pipelined transfers, {@code rank-<rank>.stagetrace}; {@code stagecoach run --trace} sets
  * {@code STAGECOACH_TRACE_DIR}</td></tr>
  * <tr><td>stagecoach.trace.ring.bytes</td><td>8 MiB</td><td>the stage trace's ring, a power of two</td></tr>
+ * <tr><td>stagecoach.trace.live.dir</td><td>none</td><td>private folder (0700) in which the rank creates its live
+ * trace file, {@code rank-<rank>.stagelive}, read while the job runs; {@code stagecoach run --dashboard} sets
+ * {@code STAGECOACH_TRACE_LIVE_DIR}</td></tr>
+ * <tr><td>stagecoach.trace.live.ring.bytes</td><td>1 MiB</td><td>the live file's ring, a power of two</td></tr>
  * </table>
  */
 public final class StagecoachContext
@@ -120,6 +125,9 @@ public final class StagecoachContext
     private int deviceIpcThresholdBytes =
         intSetting("stagecoach.device.ipc.threshold.bytes", DEVICE_IPC_THRESHOLD_MODEL);
     private Path traceDirectory = pathSetting(StageTraceContext.DIRECTORY_PROPERTY);
+    private Path liveTraceDirectory = pathSetting(StageTraceContext.LIVE_DIRECTORY_PROPERTY);
+    private int liveTraceRingBytes =
+        intSetting(StageTraceContext.LIVE_RING_BYTES_PROPERTY, LiveTraceFile.DEFAULT_CAPACITY_BYTES);
     private int traceRingBytes =
         intSetting(StageTraceContext.RING_BYTES_PROPERTY, StageTraceContext.DEFAULT_RING_CAPACITY_BYTES);
     private DeviceRuntime deviceRuntime;
@@ -814,6 +822,28 @@ public final class StagecoachContext
     }
 
     /**
+     * @return the folder of the rank's live trace file, or null when it keeps none.
+     */
+    public Path liveTraceDirectory()
+    {
+        return liveTraceDirectory;
+    }
+
+    /**
+     * @param directory a private folder (mode 0700, this user's) in which the rank creates its live trace file,
+     *                  {@code rank-<rank>.stagelive}, a ring in shared memory that a dashboard reads while the job
+     *                  runs; null (the default unless {@code stagecoach.trace.live.dir} or
+     *                  {@code STAGECOACH_TRACE_LIVE_DIR} names one, as {@code stagecoach run --dashboard} does) for
+     *                  none.
+     * @return this.
+     */
+    public StagecoachContext liveTraceDirectory(final Path directory)
+    {
+        this.liveTraceDirectory = directory;
+        return this;
+    }
+
+    /**
      * @return capacity of the stage trace's ring in bytes.
      */
     public int traceRingBytes()
@@ -834,11 +864,13 @@ public final class StagecoachContext
     }
 
     /**
-     * @return the settings of the rank's stage tracing, for {@code StageTracing.start}: off without a trace folder.
+     * @return the settings of the rank's stage tracing, for {@code StageTracing.start}: off without a trace folder
+     * and a live folder.
      */
     StageTraceContext stageTraceContext()
     {
-        return new StageTraceContext().rank(rank).directory(traceDirectory).ringCapacityBytes(traceRingBytes);
+        return new StageTraceContext().rank(rank).directory(traceDirectory).ringCapacityBytes(traceRingBytes)
+            .liveDirectory(liveTraceDirectory).liveRingCapacityBytes(liveTraceRingBytes);
     }
 
     EngineSettings engineSettings()

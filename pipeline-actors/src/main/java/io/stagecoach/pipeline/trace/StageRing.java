@@ -92,7 +92,7 @@ public final class StageRing implements StageTracer
     public void transferBegun(
         final long transferId,
         final int peer,
-        final TransferPath path,
+        final TracedPath path,
         final boolean receiving,
         final long bytes,
         final int chunks,
@@ -107,7 +107,7 @@ public final class StageRing implements StageTracer
     public void transferEnded(
         final long transferId,
         final int peer,
-        final TransferPath path,
+        final TracedPath path,
         final boolean receiving,
         final long bytes,
         final long startNs,

@@ -59,7 +59,7 @@ public interface StageTracer
     default void transferBegun(
         final long transferId,
         final int peer,
-        final TransferPath path,
+        final TracedPath path,
         final boolean receiving,
         final long bytes,
         final int chunks,
@@ -83,7 +83,7 @@ public interface StageTracer
     default void transferEnded(
         final long transferId,
         final int peer,
-        final TransferPath path,
+        final TracedPath path,
         final boolean receiving,
         final long bytes,
         final long startNs,

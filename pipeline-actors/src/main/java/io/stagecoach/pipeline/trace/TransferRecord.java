@@ -116,7 +116,7 @@ public final class TransferRecord
     }
 
     /**
-     * @return the path's ordinal, as stored; {@link TransferPath#of(int)} checks it.
+     * @return the path's ordinal, as stored; {@link TracedPath#of(int)} checks it.
      */
     public int pathOrdinal()
     {
@@ -183,7 +183,7 @@ public final class TransferRecord
         buffer.putInt(offset + FLAGS_OFFSET, flags, StageRecord.ORDER);
     }
 
-    static int flags(final TransferPath path, final boolean receiving, final boolean failed)
+    static int flags(final TracedPath path, final boolean receiving, final boolean failed)
     {
         return path.ordinal() | (receiving ? RECEIVING : 0) | (failed ? FAILED : 0);
     }

@@ -38,7 +38,7 @@ class LiveTraceFileTest
 
             public void onTransfer(final TransferRecord record)
             {
-                seen.add(TransferPath.of(record.pathOrdinal()) + " " + record.transferId() + " peer " +
+                seen.add(TracedPath.of(record.pathOrdinal()) + " " + record.transferId() + " peer " +
                     record.peer() + (record.isReceiving() ? " in " : " out ") + record.bytes() +
                     (record.hasEnded() ? " ended" : " begun") + (record.hasFailed() ? " failed" : ""));
             }
@@ -50,11 +50,11 @@ class LiveTraceFileTest
             try (LiveTraceReader reader = LiveTraceReader.open(file))
             {
                 assertEquals(3, reader.rank());
-                tracing.tracer().transferBegun(7, 1, TransferPath.STAGED, true, 8192, 2, 100);
+                tracing.tracer().transferBegun(7, 1, TracedPath.STAGED, true, 8192, 2, 100);
                 tracing.tracer().record(7, 0, Stage.WIRE, 100, 150, 4096, 0);
                 tracing.tracer().record(7, 1, Stage.UNPACK, 150, 190, 4096, 0);
-                tracing.tracer().transferEnded(7, 1, TransferPath.STAGED, true, 8192, 100, 200, false);
-                tracing.tracer().transferEnded(8, 2, TransferPath.EAGER, false, 16, 300, 300, true);
+                tracing.tracer().transferEnded(7, 1, TracedPath.STAGED, true, 8192, 100, 200, false);
+                tracing.tracer().transferEnded(8, 2, TracedPath.EAGER, false, 16, 300, 300, true);
                 final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                 while (seen.size() < 5 && System.nanoTime() - deadlineNs < 0)
                 {

@@ -2,6 +2,8 @@ package io.stagecoach.rank.engine;
 
 import java.util.ArrayList;
 
+import io.stagecoach.pipeline.trace.StageTracer;
+
 import io.stagecoach.rank.Request;
 import io.stagecoach.rank.Status;
 
@@ -14,15 +16,23 @@ final class Completions
 {
     private final ArrayList<Request> stagesToComplete = new ArrayList<>();
     private final ArrayList<Runnable> notices = new ArrayList<>();
+    private final StageTracer tracer;
+
+    Completions(final StageTracer tracer)
+    {
+        this.tracer = tracer;
+    }
 
     void completeReceive(final ReceiveOperation receive)
     {
+        TransferTrace.ended(tracer, receive);
         complete(receive.request, Status.of(receive.matchedSource, receive.matchedTag, receive.receivedBytes,
             receive.typeSizeBytes));
     }
 
     void completeSend(final SendOperation send)
     {
+        TransferTrace.ended(tracer, send);
         complete(send.request, new Status(send.destination, send.tag, send.count, send.packedBytes, null));
     }
 

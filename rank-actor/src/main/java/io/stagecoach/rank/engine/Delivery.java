@@ -3,6 +3,7 @@ package io.stagecoach.rank.engine;
 import java.nio.ByteBuffer;
 
 import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.pipeline.trace.TracedPath;
 import io.stagecoach.pipeline.transport.cudaipc.IpcGets;
 import io.stagecoach.protocol.datatype.CompiledType;
 import io.stagecoach.protocol.datatype.Datatype;
@@ -161,6 +162,7 @@ final class Delivery
         final RuntimeException mismatch =
             checkMatch(receive, peer.rank, tag, packedBytes, signatureHash, signatureLength, signatureSizeBytes);
         matched(receive, peer.rank, tag, packedBytes);
+        TransferTrace.took(receive, TracedPath.EAGER);
         if (mismatch != null)
         {
             rejectSend(peer, senderTransferId, receive, mismatch);
@@ -296,7 +298,7 @@ final class Delivery
         {
             return notGot(peer, "device", ex);
         }
-        return getting(receive, peer, senderTransferId);
+        return getting(receive, peer, senderTransferId, TracedPath.CUDA_IPC);
     }
 
     /**
@@ -334,7 +336,7 @@ final class Delivery
         {
             return notGot(peer, "host", ex);
         }
-        return getting(receive, peer, senderTransferId);
+        return getting(receive, peer, senderTransferId, TracedPath.SHARED_MEMORY);
     }
 
     /**
@@ -382,7 +384,7 @@ final class Delivery
             completions.fail(receive.request, ex);
             return true;
         }
-        return getting(receive, peer, senderTransferId);
+        return getting(receive, peer, senderTransferId, TracedPath.SHARED_MEMORY);
     }
 
     /**
@@ -420,7 +422,7 @@ final class Delivery
         {
             return notGot(peer, "host", ex);
         }
-        return getting(receive, peer, senderTransferId);
+        return getting(receive, peer, senderTransferId, TracedPath.SHARED_MEMORY);
     }
 
     /**
@@ -438,8 +440,10 @@ final class Delivery
      *
      * @return true.
      */
-    private boolean getting(final ReceiveOperation receive, final Peer peer, final long senderTransferId)
+    private boolean getting(
+        final ReceiveOperation receive, final Peer peer, final long senderTransferId, final TracedPath path)
     {
+        TransferTrace.begun(device.tracer(), receive, path, 1);
         receive.senderTransferId = senderTransferId;
         receive.ipcGet = true;
         transfers.receives.put(receive.transferId, receive);
@@ -620,6 +624,7 @@ final class Delivery
             }
         }
         receive.receivedBytes = packedBytes;
+        TransferTrace.begun(device.tracer(), receive, TracedPath.SHARED_MEMORY, 1);
         peer.reads++;
         peer.directCopies++;
         return true;
@@ -674,6 +679,7 @@ final class Delivery
             return true;
         }
         receive.receivedBytes = packedBytes;
+        TransferTrace.begun(device.tracer(), receive, TracedPath.SHARED_MEMORY, 1);
         peer.reads++;
         peer.arenaCopies++;
         return true;
@@ -717,6 +723,7 @@ final class Delivery
         if (result == packedBytes)
         {
             receive.receivedBytes = packedBytes;
+            TransferTrace.begun(device.tracer(), receive, TracedPath.SHARED_MEMORY, 1);
             peer.reads++;
             return true;
         }

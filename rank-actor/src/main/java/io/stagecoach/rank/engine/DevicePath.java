@@ -10,6 +10,7 @@ import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.pipeline.stage.InlineStaging;
 import io.stagecoach.pipeline.stage.StagePipeline;
 import io.stagecoach.pipeline.trace.StageTracer;
+import io.stagecoach.pipeline.trace.TracedPath;
 import io.stagecoach.pipeline.transport.cudaipc.IpcGets;
 import io.stagecoach.pipeline.transfer.ChunkPlan;
 import io.stagecoach.pipeline.transfer.TransferPipeline;
@@ -149,6 +150,14 @@ public final class DevicePath implements AutoCloseable
     }
 
     /**
+     * @return where the pipeline and the engine record stages and transfers.
+     */
+    StageTracer tracer()
+    {
+        return tracer;
+    }
+
+    /**
      * Starts packing a large device send in chunks.
      *
      * @param shared whether the chunks go into slots of the shared arena, for a same-node receiver to take in place.
@@ -159,6 +168,7 @@ public final class DevicePath implements AutoCloseable
         final boolean inArena = shared && sharedRegion != 0;
         final ChunkedSend transfer =
             new ChunkedSend(engine, send, plan(send.packedBytes, inArena), slots, tracer, inArena ? sharedRegion : 0);
+        TransferTrace.begun(tracer, send, TracedPath.STAGED, transfer.plan.chunks());
         transfer.handle = pipeline().startSend(new TransferSpec(send.transferId, send.destination,
             send.buffer.baseAddress(), send.buffer.device(), send.count, send.compiled, transfer.plan, transfer.slots,
             inArena, transfer));
@@ -435,6 +445,7 @@ public final class DevicePath implements AutoCloseable
         final CommandSink engine, final ReceiveOperation receive, final long arenaBase, final ChunkPlan plan)
     {
         final ChunkedReceive transfer = new ChunkedReceive(engine, receive, plan, slots, tracer, arenaBase);
+        TransferTrace.begun(tracer, receive, TracedPath.STAGED, plan.chunks());
         transfer.handle = pipeline().startReceive(new TransferSpec(receive.transferId, receive.matchedSource,
             receive.buffer.baseAddress(), receive.buffer.device(), receive.count, receive.compiled, transfer.plan,
             transfer.slots, false, transfer), arenaBase == 0);

@@ -4,6 +4,7 @@ import java.util.BitSet;
 
 import io.stagecoach.device.IpcHandle;
 import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.pipeline.trace.TracedPath;
 import io.stagecoach.pipeline.transfer.TransferPipeline;
 import io.stagecoach.protocol.wire.ErrorFlyweight;
 import io.stagecoach.protocol.wire.MessageType;
@@ -505,8 +506,25 @@ final class Outbound
         return result;
     }
 
+    private static TracedPath pathOf(final Peer peer, final SendOperation send, final int type)
+    {
+        if (send.deviceIpc)
+        {
+            return TracedPath.CUDA_IPC;
+        }
+        if (type == MessageType.EAGER)
+        {
+            return TracedPath.EAGER;
+        }
+        return peer.readable ? TracedPath.SHARED_MEMORY : TracedPath.RENDEZVOUS;
+    }
+
     private void sent(final Peer peer, final SendOperation send, final int type)
     {
+        if (send.chunked == null)
+        {
+            TransferTrace.begun(device.tracer(), send, pathOf(peer, send, type), 1);
+        }
         if (type == MessageType.RTS)
         {
             peer.rendezvousSends++;

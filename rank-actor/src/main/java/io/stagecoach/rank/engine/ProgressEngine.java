@@ -50,10 +50,10 @@ public final class ProgressEngine implements TransportListener, CommandSink
     private final EngineSettings settings;
     private final DevicePath device;
     private final Transfers transfers = new Transfers();
-    private final Completions completions = new Completions();
-    private final ArrivalWatches arrivals = new ArrivalWatches(completions);
-    private final MatchQueues queues = new MatchQueues(arrivals);
-    private final ProgressLock lock = new ProgressLock(completions);
+    private final Completions completions;
+    private final ArrivalWatches arrivals;
+    private final MatchQueues queues;
+    private final ProgressLock lock;
     private final PeerProcesses processes;
     private final PeerLiveness liveness;
     private final Outbound outbound;
@@ -77,6 +77,10 @@ public final class ProgressEngine implements TransportListener, CommandSink
         this.size = size;
         this.settings = settings;
         this.device = device;
+        this.completions = new Completions(device.tracer());
+        this.arrivals = new ArrivalWatches(completions);
+        this.queues = new MatchQueues(arrivals);
+        this.lock = new ProgressLock(completions);
         this.processes = new PeerProcesses(size);
         this.liveness = new PeerLiveness(rank, size, settings, queues, transfers, completions, processes, device);
         this.hostBuffers = new HostBufferPool();

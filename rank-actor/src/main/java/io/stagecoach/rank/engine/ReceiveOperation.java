@@ -1,5 +1,6 @@
 package io.stagecoach.rank.engine;
 
+import io.stagecoach.pipeline.trace.TracedPath;
 import io.stagecoach.pipeline.PackedHostBuffer;
 import io.stagecoach.protocol.datatype.CompiledType;
 import io.stagecoach.rank.Communicator;
@@ -51,6 +52,10 @@ public final class ReceiveOperation implements EngineCommand
      * until the get ends, so a lost sender fails the receive then ({@code Delivery.getDone}), not before.
      */
     boolean ipcGet;
+    /** The path it took, for the stage trace's transfer records; null until it took one. */
+    TracedPath path;
+    /** When it took its path, when tracing. */
+    long pathStartNs;
 
     public ReceiveOperation(
         final Request request,

@@ -1,6 +1,7 @@
 package io.stagecoach.rank.engine;
 
 import io.stagecoach.pipeline.PackedHostBuffer;
+import io.stagecoach.pipeline.trace.TracedPath;
 import io.stagecoach.protocol.datatype.CompiledType;
 import io.stagecoach.rank.Request;
 import io.stagecoach.rank.memory.MessageBuffer;
@@ -53,6 +54,10 @@ public final class SendOperation implements EngineCommand
      * if it cannot, its CTS starts the stage pipeline then.
      */
     boolean deviceIpc;
+    /** The path it took, for the stage trace's transfer records; null until it took one. */
+    TracedPath path;
+    /** When it took its path, when tracing. */
+    long pathStartNs;
 
     public SendOperation(
         final Request request,

@@ -4,7 +4,7 @@ package io.stagecoach.pipeline.trace;
  * The way a message's bytes went from one rank to another, as its transfer records say. The ordinal is the path's
  * number in a {@link TransferRecord}.
  */
-public enum TransferPath
+public enum TracedPath
 {
     /**
      * Sent whole in one message over the wire, within the eager threshold (a device buffer packed into pinned memory
@@ -29,7 +29,7 @@ public enum TransferPath
      */
     SHARED_MEMORY;
 
-    private static final TransferPath[] PATHS = values();
+    private static final TracedPath[] PATHS = values();
 
     /**
      * Number of paths.
@@ -41,7 +41,7 @@ public enum TransferPath
      * @return the path, without the copy that {@link #values()} makes.
      * @throws IllegalArgumentException when no path has that number.
      */
-    public static TransferPath of(final int ordinal)
+    public static TracedPath of(final int ordinal)
     {
         if (ordinal < 0 || ordinal >= COUNT)
         {
