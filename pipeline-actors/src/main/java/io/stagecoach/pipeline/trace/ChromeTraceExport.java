@@ -71,6 +71,31 @@ public final class ChromeTraceExport
         }
     }
 
+    /**
+     * Writes the records of ranks held elsewhere than in files (a live view's memory) as the same trace.
+     *
+     * @param sources   one per rank, in any order.
+     * @param out       where the JSON goes; flushed, not closed.
+     * @param otherData written first under {@code "otherData"}.
+     * @return what was written.
+     * @throws IOException when the output fails, or naming the rank when two sources hold it.
+     */
+    public static Summary writeSources(
+        final List<? extends StageRecordSource> sources, final Writer out, final Map<String, String> otherData)
+        throws IOException
+    {
+        final List<StageRecordSource> sorted = new ArrayList<>(sources);
+        sorted.sort(Comparator.comparingInt(StageRecordSource::rank));
+        for (int i = 1; i < sorted.size(); i++)
+        {
+            if (sorted.get(i).rank() == sorted.get(i - 1).rank())
+            {
+                throw new IOException("two sources hold rank " + sorted.get(i).rank());
+            }
+        }
+        return write(sorted, new ChromeTraceWriter(out), new LinkedHashMap<>(otherData), List.of());
+    }
+
     private static void open(final Path file, final List<StageTraceFileReader> readers, final List<String> unreadable)
     {
         try
@@ -84,7 +109,7 @@ public final class ChromeTraceExport
     }
 
     private static Summary write(
-        final List<StageTraceFileReader> readers,
+        final List<? extends StageRecordSource> readers,
         final ChromeTraceWriter writer,
         final Map<String, String> data,
         final List<String> unreadable) throws IOException
@@ -95,7 +120,7 @@ public final class ChromeTraceExport
         long invalid = 0;
         int partial = 0;
         writer.begin();
-        for (final StageTraceFileReader reader : readers)
+        for (final StageRecordSource reader : readers)
         {
             final StageLanes lanes = StageLanes.assign(reader);
             writeRank(writer, reader, lanes, originNs);
@@ -115,7 +140,7 @@ public final class ChromeTraceExport
 
     private static void writeRank(
         final ChromeTraceWriter writer,
-        final StageTraceFileReader reader,
+        final StageRecordSource reader,
         final StageLanes lanes,
         final long originNs) throws IOException
     {
@@ -138,10 +163,10 @@ public final class ChromeTraceExport
         }
     }
 
-    private static long originNs(final List<StageTraceFileReader> readers)
+    private static long originNs(final List<? extends StageRecordSource> readers)
     {
         long originNs = Long.MAX_VALUE;
-        for (final StageTraceFileReader reader : readers)
+        for (final StageRecordSource reader : readers)
         {
             for (int i = 0; i < reader.recordCount(); i++)
             {

@@ -28,10 +28,10 @@ final class StageLanes
     }
 
     /**
-     * @param reader a rank's file.
+     * @param reader a rank's records.
      * @return its valid records in order of stage and start, each with its lane.
      */
-    static StageLanes assign(final StageTraceFileReader reader)
+    static StageLanes assign(final StageRecordSource reader)
     {
         final int count = reader.recordCount();
         final int[] stages = new int[count];

@@ -16,7 +16,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Reads a rank's {@linkplain StageTraceFile trace file}: its header, then its records in file order or by index,
  * through a read-only mapping (files up to 2 GiB, about 44 million records).
  */
-public final class StageTraceFileReader implements AutoCloseable
+public final class StageTraceFileReader implements StageRecordSource, AutoCloseable
 {
     private final Path file;
     private final MappedByteBuffer mapping;
