@@ -90,6 +90,22 @@ final class RunCommand implements Callable<Integer>
     @Mixin
     private AgentLocation agent;
 
+    @Option(names = "--dashboard", arity = "0..1", fallbackValue = "0", paramLabel = "PORT",
+        description = "Serve a live dashboard of the job's stage trace (timeline, transfers in flight, link rates, " +
+            "stage shares, Chrome trace download) over HTTP on PORT (any free port without one) and print its " +
+            "address; the ranks publish their trace through shared memory while they run. See docs/dashboard.md.")
+    private Integer dashboardPort;
+
+    @Option(names = "--dashboard-address", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+        description = "Where the dashboard listens (default 127.0.0.1). Any other address needs a token: the file " +
+            "that STAGECOACH_DASHBOARD_TOKEN_FILE names (mode 0600), or one made and written to a private file " +
+            "whose name is printed.")
+    private String dashboardAddress;
+
+    @Option(names = "--dashboard-linger", paramLabel = "SECONDS", defaultValue = "0",
+        description = "Keep serving the dashboard this many seconds after the job ended (default 0).")
+    private int dashboardLingerSeconds;
+
     @Option(names = { "-cp", "--classpath" }, paramLabel = "PATH",
         description = "Class path entries added after Stagecoach's own for the ranks.")
     private String classPath;
@@ -126,6 +142,31 @@ final class RunCommand implements Callable<Integer>
         }
         context.jvmOptions(jvmOptions);
         exportVariables(context);
+        if (null == dashboardPort)
+        {
+            return launch(context);
+        }
+        if (!RunDashboard.available())
+        {
+            spec.commandLine().getErr().println("stagecoach: --dashboard needs Pekko HTTP, which is not on the " +
+                "class path (a bundle made by bin/build-bundle leaves it out: it is for GPU runs); run the dashboard " +
+                "from a build of the repository, or use --trace FILE");
+            return 2;
+        }
+        try (RunDashboard dashboard = RunDashboard.start(dashboardAddress, dashboardPort,
+            Duration.ofSeconds(Math.max(0, dashboardLingerSeconds)), spec.commandLine().getErr()))
+        {
+            return launch(context.jobObserver(dashboard.observer()));
+        }
+        catch (final IOException | IllegalArgumentException | IllegalStateException ex)
+        {
+            spec.commandLine().getErr().println("stagecoach: dashboard: " + ex.getMessage());
+            return 1;
+        }
+    }
+
+    private int launch(final LaunchContext context)
+    {
         try
         {
             return Launcher.run(context);
@@ -257,7 +298,8 @@ final class RunCommand implements Callable<Integer>
             "  stagecoach run -np 4 --tag-output --timeout 60 \\",
             "      -x STAGECOACH_LOG_LEVEL=debug -- com.example.Main arg1",
             "  stagecoach run -n 8 --oversubscribe com.example.Main   # more ranks than cores",
-            "  stagecoach run -n 2 --trace dd.json latency D D   # for Perfetto" };
+            "  stagecoach run -n 2 --trace dd.json latency D D   # for Perfetto",
+            "  stagecoach run -n 2 --dashboard 8080 bw D D       # live, in a browser" };
     }
 
     /**

@@ -57,6 +57,7 @@ public final class LaunchContext
     private PrintStream err;
     private String mainClass;
     private Path traceFile;
+    private JobObserver jobObserver = JobObserver.NONE;
     private RankStarter rankStarter = RankProcess::start;
     private int[] nodeRanks;
     private JobEvents jobEvents;
@@ -309,6 +310,17 @@ public final class LaunchContext
     }
 
     /**
+     * @param observer told when the job's folder is there and its ranks start, and when they have ended (a
+     *                 dashboard); null for none.
+     * @return this for a fluent API.
+     */
+    public LaunchContext jobObserver(final JobObserver observer)
+    {
+        this.jobObserver = null == observer ? JobObserver.NONE : observer;
+        return this;
+    }
+
+    /**
      * @param starter how rank processes are started, for tests of slow or failing starts.
      * @return this for a fluent API.
      */
@@ -430,6 +442,11 @@ public final class LaunchContext
     Path traceFile()
     {
         return traceFile;
+    }
+
+    JobObserver jobObserver()
+    {
+        return jobObserver;
     }
 
     RankStarter rankStarter()

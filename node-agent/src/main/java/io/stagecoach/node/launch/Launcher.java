@@ -136,6 +136,8 @@ public final class Launcher
         }
         jobFolder = createJobFolder();
         trace = TraceExport.prepare(context, jobFolder.path());
+        context.jobObserver().jobStarting(context.jobId(), context.mainClass(), context.size(), jobFolder.path(),
+            context::environment);
         final String aeronDirectory = null != context.aeronDirectory() ? context.aeronDirectory().toString() :
             jobFolder.aeronDirectory();
         if (context.mediaDriver())
@@ -359,6 +361,7 @@ public final class Launcher
         }
         if (null != jobFolder)
         {
+            context.jobObserver().ranksEnded();
             deleteJobFolder();
         }
     }

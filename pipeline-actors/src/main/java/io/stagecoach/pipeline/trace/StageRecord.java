@@ -122,6 +122,17 @@ public final class StageRecord
         return buffer.getInt(offset + DEVICE_OFFSET, ORDER);
     }
 
+    /**
+     * Copies the record's 48 bytes, for a handler that keeps it past its call.
+     *
+     * @param to     where the copy goes.
+     * @param offset of the copy in it.
+     */
+    public void copyTo(final MutableDirectBuffer to, final int offset)
+    {
+        to.putBytes(offset, buffer, this.offset, LENGTH);
+    }
+
     DirectBuffer buffer()
     {
         return buffer;

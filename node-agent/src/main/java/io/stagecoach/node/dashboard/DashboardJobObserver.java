@@ -1,0 +1,66 @@
+package io.stagecoach.node.dashboard;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.function.BiConsumer;
+
+import io.stagecoach.node.launch.JobObserver;
+import io.stagecoach.node.launch.LaunchException;
+import io.stagecoach.pipeline.trace.StageTraceContext;
+import io.stagecoach.protocol.host.PrivateDirectory;
+
+/**
+ * Shows a job that this process launches on a dashboard: gives its ranks a live folder in the job's private folder
+ * ({@value StageTraceContext#LIVE_DIRECTORY_VARIABLE}), adds the job's {@link JobTrace} to the dashboard's jobs and
+ * reads the ranks' live files into it until they have ended.
+ */
+public final class DashboardJobObserver implements JobObserver
+{
+    /** The live folder's name in the job's folder. */
+    public static final String FOLDER = "live";
+
+    private final DashboardJobs jobs;
+    private final DashboardContext context;
+    private LiveTraceCollector collector;
+
+    /**
+     * @param jobs    where the job's trace goes.
+     * @param context the bounds of the job's trace.
+     */
+    public DashboardJobObserver(final DashboardJobs jobs, final DashboardContext context)
+    {
+        this.jobs = jobs;
+        this.context = context;
+    }
+
+    public void jobStarting(
+        final String jobId, final String mainClass, final int size, final Path jobFolder,
+        final BiConsumer<String, String> environment)
+    {
+        final Path folder = jobFolder.resolve(FOLDER);
+        try
+        {
+            Files.createDirectory(folder, PosixFilePermissions.asFileAttribute(PrivateDirectory.DIRECTORY_MODE));
+            Files.setPosixFilePermissions(folder, PrivateDirectory.DIRECTORY_MODE);
+        }
+        catch (final IOException ex)
+        {
+            throw new LaunchException("could not create the live trace folder " + folder + ": " + ex, ex);
+        }
+        environment.accept(StageTraceContext.LIVE_DIRECTORY_VARIABLE, folder.toString());
+        final JobTrace trace = new JobTrace(jobId, mainClass, size, context);
+        jobs.add(trace);
+        collector = LiveTraceCollector.start(folder, trace);
+    }
+
+    public void ranksEnded()
+    {
+        if (null != collector)
+        {
+            collector.close();
+            collector = null;
+        }
+    }
+}

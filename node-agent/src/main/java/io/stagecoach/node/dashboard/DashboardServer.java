@@ -1,0 +1,369 @@
+package io.stagecoach.node.dashboard;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
+import org.apache.pekko.http.javadsl.model.ContentType;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpCharsets;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpHeader;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.MediaTypes;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.headers.ContentDispositionTypes;
+import org.apache.pekko.http.javadsl.model.headers.ContentDisposition;
+import org.apache.pekko.http.javadsl.model.headers.HttpCookie;
+import org.apache.pekko.http.javadsl.model.headers.Location;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
+import org.apache.pekko.http.javadsl.model.headers.SameSite;
+import org.apache.pekko.http.javadsl.model.headers.SetCookie;
+import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.stream.javadsl.Source;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stage-tracing dashboard over HTTP (Pekko HTTP): the page and its script and style from the jar, the list of
+ * jobs, each job's updates as Server-Sent Events, and each job's Chrome trace for download. It serves whatever
+ * {@link DashboardJobs} holds, so that the launcher ({@code stagecoach run --dashboard}, one job) and a node agent
+ * (its jobs) host the same page.
+ * <p>
+ * On a loopback address (the default) it answers only requests whose Host is a loopback name, so that no other site
+ * can reach it through a browser by renaming itself (DNS rebinding). On another address every request must carry
+ * the token, as the cookie the page's form sets (HttpOnly, SameSite=Strict) or as {@code Authorization: Bearer};
+ * a page without it gets the form. Every answer forbids framing, sniffing, referrers and caching, and the page's
+ * policy allows only its own script and style.
+ * <pre>{@code
+ * final DashboardServer server = DashboardServer.start(new DashboardContext().port(0), jobs);
+ * System.err.println("dashboard at " + server.url());
+ * ...
+ * server.close();
+ * }</pre>
+ */
+public final class DashboardServer implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(DashboardServer.class);
+    private static final String COOKIE = "stagecoach-dashboard";
+    private static final String RESOURCES = "/io/stagecoach/node/dashboard/";
+    private static final Duration BIND_TIMEOUT = Duration.ofSeconds(10);
+
+    private final DashboardContext context;
+    private final DashboardJobs jobs;
+    private final ActorSystem<Void> system;
+    private final ServerBinding binding;
+
+    private DashboardServer(
+        final DashboardContext context, final DashboardJobs jobs, final ActorSystem<Void> system,
+        final ServerBinding binding)
+    {
+        this.context = context;
+        this.jobs = jobs;
+        this.system = system;
+        this.binding = binding;
+    }
+
+    /**
+     * Binds the server and starts serving.
+     *
+     * @param context where to listen and the bounds; concluded here.
+     * @param jobs    the jobs to show.
+     * @return the server, to be closed.
+     * @throws IllegalArgumentException naming a bad setting.
+     * @throws IllegalStateException    naming the address when it cannot be bound.
+     */
+    public static DashboardServer start(final DashboardContext context, final DashboardJobs jobs)
+    {
+        context.conclude();
+        final ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "stagecoach-dashboard", config());
+        try
+        {
+            final Routes routes = new Routes(context, jobs);
+            final ServerBinding binding = Http.get(system).newServerAt(context.address(), context.port())
+                .bind(routes.all()).toCompletableFuture().get(BIND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            LOG.info("dashboard listening on {}", binding.localAddress());
+            return new DashboardServer(context, jobs, system, binding);
+        }
+        catch (final Exception ex)
+        {
+            system.terminate();
+            throw new IllegalStateException("could not serve the dashboard on " + context.address() + ":" +
+                context.port() + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * @return the address and port it listens on.
+     */
+    public InetSocketAddress localAddress()
+    {
+        return binding.localAddress();
+    }
+
+    /**
+     * @return the page's address, with the host as given (brackets around an IPv6 address).
+     */
+    public String url()
+    {
+        final String host = context.address().contains(":") ? "[" + context.address() + "]" : context.address();
+        return "http://" + host + ":" + binding.localAddress().getPort() + "/";
+    }
+
+    /**
+     * @return the jobs it shows.
+     */
+    public DashboardJobs jobs()
+    {
+        return jobs;
+    }
+
+    /**
+     * Stops listening, ends the open update streams and stops the server's threads (within a few seconds).
+     */
+    public void close()
+    {
+        try
+        {
+            binding.terminate(Duration.ofSeconds(1)).toCompletableFuture().get(3, TimeUnit.SECONDS);
+        }
+        catch (final Exception ex)
+        {
+            LOG.debug("dashboard unbind: {}", ex.toString());
+        }
+        system.terminate();
+        try
+        {
+            system.getWhenTerminated().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        }
+        catch (final Exception ex)
+        {
+            LOG.debug("dashboard stop: {}", ex.toString());
+        }
+    }
+
+    private static Config config()
+    {
+        return ConfigFactory.parseString(String.join("\n",
+            "pekko.loggers = [\"org.apache.pekko.event.slf4j.Slf4jLogger\"]",
+            "pekko.logging-filter = \"org.apache.pekko.event.slf4j.Slf4jLoggingFilter\"",
+            "pekko.loglevel = WARNING",
+            "pekko.stdout-loglevel = OFF",
+            "pekko.log-dead-letters = off",
+            "pekko.actor.provider = local",
+            "pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off",
+            "pekko.http.server.server-header = \"\"",
+            "pekko.http.server.idle-timeout = 120 s",
+            "pekko.http.server.max-connections = 64",
+            "pekko.http.server.parsing.max-content-length = 4k"))
+            .withFallback(ConfigFactory.defaultReference());
+    }
+
+    /**
+     * The routes, with the checks every request passes first.
+     */
+    static final class Routes extends AllDirectives
+    {
+        private final DashboardContext context;
+        private final DashboardJobs jobs;
+        private final byte[] token;
+
+        Routes(final DashboardContext context, final DashboardJobs jobs)
+        {
+            this.context = context;
+            this.jobs = jobs;
+            this.token = null == context.token() ? null : context.token().getBytes(StandardCharsets.UTF_8);
+        }
+
+        Route all()
+        {
+            return respondWithHeaders(securityHeaders(), () -> checkHost(() -> concat(
+                path("login", () -> post(() -> formField("token", this::login))),
+                authorized(this::pages))));
+        }
+
+        private Route pages()
+        {
+            return concat(
+                pathSingleSlash(() -> get(() -> resource("index.html", ContentTypes.TEXT_HTML_UTF8))),
+                path("dashboard.js", () -> get(() -> resource("dashboard.js",
+                    ContentTypes.create(MediaTypes.APPLICATION_JAVASCRIPT, HttpCharsets.UTF_8)))),
+                path("dashboard.css", () -> get(() -> resource("dashboard.css",
+                    ContentTypes.create(MediaTypes.TEXT_CSS, HttpCharsets.UTF_8)))),
+                path(PathMatchers.segment("api").slash("jobs"), () -> get(this::jobList)),
+                path(PathMatchers.segment("api").slash("jobs").slash(PathMatchers.segment()).slash("events"),
+                    jobId -> get(() -> events(jobId))),
+                path(PathMatchers.segment("api").slash("jobs").slash(PathMatchers.segment()).slash("trace.json"),
+                    jobId -> get(() -> export(jobId))));
+        }
+
+        private Route checkHost(final Supplier<Route> inner)
+        {
+            return extractRequest(request ->
+            {
+                final String host = request.getUri().host().address();
+                if (context.isLoopbackOnly() && !isLoopbackName(host))
+                {
+                    return complete(StatusCodes.MISDIRECTED_REQUEST, "this dashboard answers on a loopback " +
+                        "address only");
+                }
+                return inner.get();
+            });
+        }
+
+        private Route authorized(final Supplier<Route> inner)
+        {
+            if (null == token)
+            {
+                return inner.get();
+            }
+            return optionalCookie(COOKIE, cookie -> optionalHeaderValueByName("Authorization", header ->
+            {
+                final String given = cookie.map(pair -> pair.value())
+                    .orElse(header.filter(value -> value.startsWith("Bearer ")).map(value -> value.substring(7))
+                        .orElse(null));
+                if (null != given && matches(given))
+                {
+                    return inner.get();
+                }
+                return complete(HttpResponse.create().withStatus(StatusCodes.UNAUTHORIZED)
+                    .withEntity(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, read("login.html"))));
+            }));
+        }
+
+        private Route login(final String given)
+        {
+            if (null == token || !matches(given))
+            {
+                return complete(HttpResponse.create().withStatus(StatusCodes.UNAUTHORIZED)
+                    .withEntity(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, read("login.html"))));
+            }
+            return respondWithHeaders(List.of(SetCookie.create(HttpCookie.create(COOKIE, given).withPath("/")
+                .withHttpOnly(true).withSameSite(SameSite.Strict)), Location.create("/")),
+                () -> complete(StatusCodes.SEE_OTHER));
+        }
+
+        private boolean matches(final String given)
+        {
+            return MessageDigest.isEqual(token, given.getBytes(StandardCharsets.UTF_8));
+        }
+
+        private Route resource(final String name, final ContentType type)
+        {
+            return complete(HttpEntities.create(type, read(name)));
+        }
+
+        private Route jobList()
+        {
+            final StringBuilder json = new StringBuilder("{\"jobs\":[");
+            final List<JobTrace> list = jobs.list();
+            for (int i = 0; i < list.size(); i++)
+            {
+                json.append(i == 0 ? "" : ",");
+                Json.appendString(json, list.get(i).jobId());
+            }
+            json.append("]}");
+            return complete(HttpEntities.create(ContentTypes.APPLICATION_JSON, json.toString()));
+        }
+
+        private Route events(final String jobId)
+        {
+            final JobTrace trace = jobs.get(jobId);
+            if (null == trace)
+            {
+                return complete(StatusCodes.NOT_FOUND, "no job " + jobId);
+            }
+            final Duration period = Duration.ofNanos(context.framePeriodNs());
+            final Source<ServerSentEvent, NotUsed> frames = Source.tick(Duration.ZERO, period, Boolean.TRUE)
+                .statefulMapConcat(() ->
+                {
+                    final long[] lastBar = { 0 };
+                    return tick ->
+                    {
+                        final String frame = trace.frame(lastBar[0], System.nanoTime());
+                        lastBar[0] = trace.barSequence();
+                        return List.of(ServerSentEvent.create(frame));
+                    };
+                }).mapMaterializedValue(cancellable -> NotUsed.getInstance());
+            return completeOK(frames, EventStreamMarshalling.toEventStream());
+        }
+
+        private Route export(final String jobId)
+        {
+            final JobTrace trace = jobs.get(jobId);
+            if (null == trace)
+            {
+                return complete(StatusCodes.NOT_FOUND, "no job " + jobId);
+            }
+            final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 20);
+            try (Writer out = new OutputStreamWriter(bytes, StandardCharsets.UTF_8))
+            {
+                trace.export(out);
+            }
+            catch (final IOException ex)
+            {
+                return complete(StatusCodes.INTERNAL_SERVER_ERROR, "could not export job " + jobId + ": " +
+                    ex.getMessage());
+            }
+            return respondWithHeader(ContentDisposition.create(ContentDispositionTypes.ATTACHMENT,
+                Map.of("filename", "stagecoach-" + jobId.replaceAll("[^A-Za-z0-9._-]", "_") + ".json")),
+                () -> complete(HttpEntities.create(ContentTypes.APPLICATION_JSON, bytes.toByteArray())));
+        }
+
+        private static List<HttpHeader> securityHeaders()
+        {
+            return List.of(
+                RawHeader.create("Content-Security-Policy", "default-src 'none'; script-src 'self'; " +
+                    "style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; " +
+                    "frame-ancestors 'none'; base-uri 'none'"),
+                RawHeader.create("X-Content-Type-Options", "nosniff"),
+                RawHeader.create("X-Frame-Options", "DENY"),
+                RawHeader.create("Referrer-Policy", "no-referrer"),
+                RawHeader.create("Cache-Control", "no-store"));
+        }
+
+        private static boolean isLoopbackName(final String host)
+        {
+            return "localhost".equalsIgnoreCase(host) || host.startsWith("127.") || "[::1]".equals(host) ||
+                "::1".equals(host);
+        }
+
+        private static byte[] read(final String name)
+        {
+            try (InputStream in = DashboardServer.class.getResourceAsStream(RESOURCES + name))
+            {
+                if (null == in)
+                {
+                    throw new IllegalStateException("the dashboard's " + name + " is missing from the jar");
+                }
+                return in.readAllBytes();
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException(ex);
+            }
+        }
+    }
+}
