@@ -32,7 +32,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class JobTrace implements StageRecordHandler
 {
     private static final long SAMPLE_PERIOD_NS = 200_000_000L;
-    private static final int MAX_FLIGHT_ROWS = 32;
+    private static final int MAX_FLIGHT_ROWS = 12;
     private static final long STALE_FLIGHT_NS = 60_000_000_000L;
 
     private final String jobId;

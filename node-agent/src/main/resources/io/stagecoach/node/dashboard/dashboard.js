@@ -3,13 +3,14 @@
 
 const COLOURS = { PACK: "#1f77b4", D2H: "#ff7f0e", WIRE: "#2ca02c", H2D: "#d62728", UNPACK: "#9467bd", GET: "#8c564b" };
 const MAX_BARS = 60000;
-const LANE_PX = 20;
+const LANE_PX = 28;
+const MAX_SUBLANES = 4;
 const LABEL_PX = 120;
 const AXIS_PX = 22;
 
 const state = {
   job: null, source: null, stageNames: [], lanes: [], bars: [], lastUs: 0, nowUs: 0,
-  follow: true, spanUs: 20000, endUs: 0, dirty: true, drawn: 0,
+  follow: true, spanUs: 20000, endUs: 0, dirty: true, drawn: 0, subLaneEnds: new Map(), subLanesUsed: new Map(),
 };
 
 const $ = (id) => document.getElementById(id);
@@ -45,10 +46,26 @@ function fillTable(id, rows) {
 
 function laneKey(rank, stage) { return rank * 16 + stage; }
 
+// Chunks of one stage overlap when several are in flight: each bar goes to the first sub-lane of its lane that is
+// free when it starts (at most MAX_SUBLANES, then the one that frees first), as the Chrome export's tracks do.
+function placeBar(bar) {
+  const key = laneKey(bar[0], bar[1]);
+  let ends = state.subLaneEnds.get(key);
+  if (!ends) { ends = []; state.subLaneEnds.set(key, ends); }
+  const start = bar[4], end = bar[4] + bar[5];
+  let sub = ends.findIndex((laneEnd) => laneEnd <= start);
+  if (sub < 0 && ends.length < MAX_SUBLANES) sub = ends.length;
+  if (sub < 0) sub = ends.indexOf(Math.min(...ends));
+  ends[sub] = Math.max(ends[sub] || 0, end);
+  state.subLanesUsed.set(key, Math.max(state.subLanesUsed.get(key) || 1, sub + 1));
+  bar.push(sub);
+  return bar;
+}
+
 function onFrame(frame) {
   state.stageNames = frame.stageNames;
   state.lanes = frame.lanes.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  for (const bar of frame.bars) state.bars.push(bar);
+  for (const bar of frame.bars) state.bars.push(placeBar(bar));
   if (state.bars.length > MAX_BARS) state.bars.splice(0, state.bars.length - MAX_BARS);
   state.lastUs = frame.lastUs;
   state.nowUs = frame.nowUs;
@@ -166,18 +183,23 @@ function draw() {
     g.fillStyle = i % 2 ? "#f4f4f4" : "#ffffff";
     g.fillRect(0, y, width, LANE_PX);
     g.fillStyle = "#1b1b1b";
-    g.fillText(`rank ${r} ${state.stageNames[s]}`, 4, y + 14);
+    g.fillText(`rank ${r} ${state.stageNames[s]}`, 4, y + 18);
   });
   drawAxis(g, startUs, endUs, x, width);
   let drawn = 0;
-  for (const [rank, stage, , , startBar, durUs] of state.bars) {
+  g.strokeStyle = "#ffffff";
+  for (const [rank, stage, , , startBar, durUs, , sub] of state.bars) {
     const endBar = startBar + durUs;
     if (endBar < startUs || startBar > endUs) continue;
     const lane = laneIndex.get(laneKey(rank, stage));
     if (lane === undefined) continue;
+    const subLanes = state.subLanesUsed.get(laneKey(rank, stage)) || 1;
+    const barPx = (LANE_PX - 4) / subLanes;
     const x0 = Math.max(LABEL_PX, x(startBar)), x1 = Math.min(width, x(endBar));
+    const y = AXIS_PX + lane * LANE_PX + 2 + sub * barPx;
     g.fillStyle = COLOURS[state.stageNames[stage]] || "#555";
-    g.fillRect(x0, AXIS_PX + lane * LANE_PX + 3, Math.max(1, x1 - x0), LANE_PX - 6);
+    g.fillRect(x0, y, Math.max(1, x1 - x0), barPx - 1);
+    if (x1 - x0 > 4) g.strokeRect(x0 + 0.5, y + 0.5, x1 - x0 - 1, barPx - 2);
     drawn++;
   }
   state.drawn = drawn;
@@ -272,7 +294,8 @@ function wire() {
 
 function open(job) {
   if (state.source) state.source.close();
-  Object.assign(state, { job, bars: [], lanes: [], lastUs: 0, dirty: true });
+  Object.assign(state, { job, bars: [], lanes: [], lastUs: 0, dirty: true, subLaneEnds: new Map(),
+    subLanesUsed: new Map() });
   $("export").href = `/api/jobs/${encodeURIComponent(job)}/trace.json`;
   const source = new EventSource(`/api/jobs/${encodeURIComponent(job)}/events`);
   source.onmessage = (event) => onFrame(JSON.parse(event.data));

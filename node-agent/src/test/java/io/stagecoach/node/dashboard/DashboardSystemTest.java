@@ -30,10 +30,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -204,7 +204,7 @@ class DashboardSystemTest
             .usingDriverExecutable(new File(installed.get("CHROMEDRIVER"))).usingAnyFreePort().build();
         final ChromeOptions options = new ChromeOptions().setBinary(installed.get("CHROMIUM"))
             .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1400,1600", "--user-data-dir=" + downloads.resolveSibling("profile"));
+                "--window-size=1400,2000", "--user-data-dir=" + downloads.resolveSibling("profile"));
         options.setExperimentalOption("prefs", Map.of("download.default_directory", downloads.toString(),
             "download.prompt_for_download", false));
         return new ChromeDriver(service, options);
@@ -255,15 +255,10 @@ class DashboardSystemTest
 
     private double linkRate(final int from, final int to)
     {
-        for (final WebElement row : browser.findElements(By.cssSelector("#links tbody tr")))
-        {
-            if (String.valueOf(from).equals(row.getAttribute("data-from")) &&
-                String.valueOf(to).equals(row.getAttribute("data-to")))
-            {
-                return Double.parseDouble(row.findElement(By.className("rate")).getText());
-            }
-        }
-        return 0;
+        final Object rate = ((JavascriptExecutor)browser).executeScript("const row = document.querySelector(" +
+            "'#links tbody tr[data-from=\"' + arguments[0] + '\"][data-to=\"' + arguments[1] + '\"]');" +
+            "return row ? row.querySelector('.rate').textContent : null;", from, to);
+        return null == rate ? 0 : Double.parseDouble(rate.toString());
     }
 
     private String jobState()

@@ -1,0 +1,140 @@
+package io.stagecoach.node.dashboard;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import io.stagecoach.pipeline.trace.Stage;
+import io.stagecoach.pipeline.trace.StageRing;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(60)
+class DashboardServerTest
+{
+    private static final String TOKEN = "0123456789abcdef0123";
+
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+        .followRedirects(HttpClient.Redirect.NEVER).build();
+    private DashboardServer server;
+
+    @AfterEach
+    void close()
+    {
+        if (null != server)
+        {
+            server.close();
+        }
+    }
+
+    @Test
+    void shouldServeThePageItsScriptAndAJobsUpdatesAndTraceOnLoopback() throws Exception
+    {
+        final DashboardJobs jobs = new DashboardJobs();
+        final JobTrace trace = new JobTrace("job-1", "bw", 2, new DashboardContext());
+        final StageRing ring = new StageRing(0, StageRing.MIN_CAPACITY_BYTES);
+        ring.record(3, 0, Stage.PACK, 1_000, 2_000, 4096, 0);
+        ring.drain(trace, 10);
+        jobs.add(trace);
+        server = DashboardServer.start(new DashboardContext().framePeriodNs(50_000_000L), jobs);
+        assertTrue(server.url().startsWith("http://127.0.0.1:"), server.url());
+
+        final HttpResponse<String> page = get("", null);
+        assertEquals(200, page.statusCode());
+        assertTrue(page.body().contains("<script src=\"/dashboard.js\" defer></script>"), page.body());
+        assertTrue(page.headers().firstValue("Content-Security-Policy").orElse("").contains("script-src 'self'"));
+        assertEquals("nosniff", page.headers().firstValue("X-Content-Type-Options").orElse(""));
+        assertEquals(200, get("dashboard.js", null).statusCode());
+        assertEquals("{\"jobs\":[\"job-1\"]}", get("api/jobs", null).body());
+
+        final HttpResponse<String> export = get("api/jobs/job-1/trace.json", null);
+        assertEquals(200, export.statusCode());
+        assertTrue(export.headers().firstValue("Content-Disposition").orElse("").contains("stagecoach-job-1.json"));
+        assertTrue(export.body().contains("\"name\":\"PACK\",\"cat\":\"stage\",\"ph\":\"X\""), export.body());
+
+        final HttpResponse<Stream<String>> events = client.send(request("api/jobs/job-1/events", null)
+            .build(), HttpResponse.BodyHandlers.ofLines());
+        assertEquals("text/event-stream", events.headers().firstValue("Content-Type").orElse(""));
+        final List<String> frames = events.body().filter(line -> line.startsWith("data:")).limit(2)
+            .collect(Collectors.toList());
+        assertTrue(frames.get(0).contains("\"bars\":[[0,0,0,3,0.000,1.000,4096]]"), frames.get(0));
+        assertTrue(frames.get(1).contains("\"bars\":[]"), "a second frame has no bar twice: " + frames.get(1));
+        assertEquals(404, get("api/jobs/nope/events", null).statusCode());
+    }
+
+    @Test
+    void shouldRefuseAHostNameThatIsNotLoopback() throws Exception
+    {
+        server = DashboardServer.start(new DashboardContext(), new DashboardJobs());
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.localAddress().getPort()))
+        {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("GET / HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+            final String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertTrue(answer.startsWith("HTTP/1.1 421 "), answer);
+        }
+    }
+
+    @Test
+    void shouldAskForTheTokenAndAcceptItAsACookieOrABearer() throws Exception
+    {
+        server = DashboardServer.start(new DashboardContext().token(TOKEN), new DashboardJobs());
+        final HttpResponse<String> without = get("", null);
+        assertEquals(401, without.statusCode());
+        assertTrue(without.body().contains("<form method=\"post\" action=\"/login\">"), without.body());
+        assertEquals(401, login("wrong-token-wrong-token").statusCode());
+
+        final HttpResponse<String> login = login(TOKEN);
+        assertEquals(303, login.statusCode());
+        final String cookie = login.headers().firstValue("Set-Cookie").orElse("");
+        assertTrue(cookie.startsWith("stagecoach-dashboard=" + TOKEN) && cookie.contains("HttpOnly") &&
+            cookie.contains("SameSite=Strict"), cookie);
+        assertEquals(200, get("api/jobs", "stagecoach-dashboard=" + TOKEN).statusCode());
+        assertEquals(200, client.send(request("api/jobs", null).header("Authorization", "Bearer " + TOKEN).build(),
+            HttpResponse.BodyHandlers.ofString()).statusCode());
+        assertEquals(401, get("api/jobs", "stagecoach-dashboard=" + TOKEN + "x").statusCode());
+    }
+
+    @Test
+    void shouldRefuseToListenBeyondLoopbackWithoutAToken()
+    {
+        final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            () -> new DashboardContext().address("192.0.2.1").conclude());
+        assertTrue(refused.getMessage().contains("192.0.2.1") && refused.getMessage().contains("token"),
+            refused.getMessage());
+    }
+
+    private HttpResponse<String> login(final String token) throws IOException, InterruptedException
+    {
+        return client.send(request("login", null).header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString("token=" + token, StandardCharsets.UTF_8)).build(),
+            HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(final String path, final String cookie) throws IOException, InterruptedException
+    {
+        return client.send(request(path, cookie).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest.Builder request(final String path, final String cookie)
+    {
+        final HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(server.url() + path))
+            .timeout(Duration.ofSeconds(10));
+        return null == cookie ? builder : builder.header("Cookie", cookie);
+    }
+}
