@@ -1,6 +1,7 @@
 package io.stagecoach.pipeline.trace;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -67,6 +68,59 @@ class LiveTraceFileTest
                 assertEquals(0, reader.droppedRecords());
             }
         }
+    }
+
+    @Test
+    void shouldRecordCopyToTheLiveFileAndReadWithoutAllocating() throws IOException
+    {
+        final StageRing ring = new StageRing(4, 1 << 20);
+        final long[] sum = { 0 };
+        final StageRecordHandler reading = new StageRecordHandler()
+        {
+            public void onRecord(final StageRecord record)
+            {
+                sum[0] += record.bytes();
+            }
+
+            public void onTransfer(final TransferRecord record)
+            {
+                sum[0] += record.bytes();
+            }
+        };
+        try (LiveTraceWriter writer = LiveTraceWriter.create(folder, 4, 1 << 20);
+            LiveTraceReader reader = LiveTraceReader.open(folder.resolve("rank-4.stagelive")))
+        {
+            recordCopyAndRead(ring, writer, reader, reading, 100_000);
+            final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+            final long thread = Thread.currentThread().getId();
+            final long before = threads.getThreadAllocatedBytes(thread);
+            recordCopyAndRead(ring, writer, reader, reading, 500_000);
+            final long allocated = threads.getThreadAllocatedBytes(thread) - before;
+
+            assertEquals(0, allocated, "bytes allocated recording, copying and reading 500,000 stage and transfer " +
+                "record pairs");
+            assertEquals(600_000L * (64 + 4096), sum[0]);
+            assertEquals(0, reader.droppedRecords());
+        }
+    }
+
+    private static void recordCopyAndRead(
+        final StageRing ring, final LiveTraceWriter writer, final LiveTraceReader reader,
+        final StageRecordHandler reading, final int pairs)
+    {
+        for (int i = 0; i < pairs; i++)
+        {
+            ring.record(1, i, Stage.WIRE, i, i + 1, 64, 0);
+            ring.transferEnded(i, 1, TracedPath.STAGED, true, 4096, i, i + 1, false);
+            if (i % 1000 == 999)
+            {
+                ring.drain(writer, 4096);
+                reader.read(reading, 4096);
+            }
+        }
+        ring.drain(writer, 4096);
+        reader.read(reading, 4096);
     }
 
     @Test
