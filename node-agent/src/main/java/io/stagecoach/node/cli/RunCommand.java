@@ -8,6 +8,7 @@ import java.util.Map;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Stack;
 import java.util.concurrent.Callable;
 
 import io.stagecoach.node.launch.BuiltInPrograms;
@@ -90,7 +91,7 @@ final class RunCommand implements Callable<Integer>
     @Mixin
     private AgentLocation agent;
 
-    @Option(names = "--dashboard", arity = "0..1", fallbackValue = "0", paramLabel = "PORT",
+    @Option(names = "--dashboard", paramLabel = "[PORT]", parameterConsumer = OptionalPort.class,
         description = "Serve a live dashboard of the job's stage trace (timeline, transfers in flight, link rates, " +
             "stage shares, Chrome trace download) over HTTP on PORT (any free port without one) and print its " +
             "address; the ranks publish their trace through shared memory while they run. See docs/dashboard.md.")
@@ -255,6 +256,32 @@ final class RunCommand implements Callable<Integer>
             else
             {
                 spec.commandLine().getErr().println("stagecoach: -x " + name + ": not set here, ranks do not get it");
+            }
+        }
+    }
+
+    /**
+     * {@code --dashboard [PORT]}: takes the next argument as the port only when it is a port number, so that
+     * {@code --dashboard bw} leaves the program name alone (picocli's optional values would try to convert it).
+     */
+    static final class OptionalPort implements CommandLine.IParameterConsumer
+    {
+        public void consumeParameters(
+            final Stack<String> args, final CommandLine.Model.ArgSpec argSpec, final CommandSpec commandSpec)
+        {
+            if (!args.isEmpty() && args.peek().matches("[0-9]{1,5}"))
+            {
+                final int port = Integer.parseInt(args.pop());
+                if (port > 65_535)
+                {
+                    throw new CommandLine.ParameterException(commandSpec.commandLine(),
+                        "--dashboard port " + port + " is outside [0, 65535]");
+                }
+                argSpec.setValue(port);
+            }
+            else
+            {
+                argSpec.setValue(0);
             }
         }
     }

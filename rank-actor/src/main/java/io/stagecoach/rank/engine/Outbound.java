@@ -521,7 +521,11 @@ final class Outbound
 
     private void sent(final Peer peer, final SendOperation send, final int type)
     {
-        if (send.chunked == null)
+        if (type == MessageType.EAGER && !send.synchronous)
+        {
+            TransferTrace.took(send, TracedPath.EAGER);
+        }
+        else if (send.chunked == null)
         {
             TransferTrace.begun(device.tracer(), send, pathOf(peer, send, type), 1);
         }

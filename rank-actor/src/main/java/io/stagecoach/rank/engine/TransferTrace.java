@@ -38,6 +38,16 @@ final class TransferTrace
     }
 
     /**
+     * A send whose path needs no record of its start: it completes as it takes it (an eager send that waits for no
+     * acknowledgement).
+     */
+    static void took(final SendOperation send, final TracedPath path)
+    {
+        send.path = path;
+        send.pathStartNs = 0;
+    }
+
+    /**
      * A receive whose path needs no record of its start: it completes as it takes it (an eager message).
      */
     static void took(final ReceiveOperation receive, final TracedPath path)

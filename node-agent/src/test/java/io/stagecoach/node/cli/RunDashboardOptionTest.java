@@ -1,0 +1,45 @@
+package io.stagecoach.node.cli;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RunDashboardOptionTest
+{
+    @Test
+    void shouldTakeAPortOnlyWhenTheNextArgumentIsOne()
+    {
+        assertRun(0, "bw", "run", "-n", "2", "--dashboard", "bw", "D", "D");
+        assertRun(8080, "bw", "run", "-n", "2", "--dashboard", "8080", "bw", "D", "D");
+        assertRun(8081, "latency", "run", "-n", "2", "--dashboard=8081", "latency");
+        assertRun(0, "bw", "run", "--dashboard", "-n", "2", "bw");
+        assertRun(null, "bw", "run", "-n", "2", "bw", "--dashboard");
+    }
+
+    @Test
+    void shouldRefuseAPortAbove65535()
+    {
+        final CommandLine.ParameterException refused = assertThrows(CommandLine.ParameterException.class,
+            () -> StagecoachCommand.commandLine().parseArgs("run", "-n", "2", "--dashboard", "70000", "bw"));
+        assertTrue(refused.getMessage().contains("70000"), refused.getMessage());
+    }
+
+    private static void assertRun(final Integer port, final String program, final String... args)
+    {
+        final CommandLine.ParseResult run = StagecoachCommand.commandLine().parseArgs(args).subcommand();
+        final Integer parsed = run.commandSpec().findOption("--dashboard").getValue();
+        if (null == port)
+        {
+            assertNull(parsed, String.join(" ", args));
+        }
+        else
+        {
+            assertEquals(port, parsed, String.join(" ", args));
+        }
+        assertEquals(program, run.matchedPositionalValue(0, null), String.join(" ", args));
+    }
+}
