@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import com.typesafe.config.Config;
@@ -55,7 +56,8 @@ import org.slf4j.LoggerFactory;
  * On a loopback address (the default) it answers only requests whose Host is a loopback name, so that no other site
  * can reach it through a browser by renaming itself (DNS rebinding). On another address every request must carry
  * the token, as the cookie the page's form sets (HttpOnly, SameSite=Strict) or as {@code Authorization: Bearer};
- * a page without it gets the form. Every answer forbids framing, sniffing, referrers and caching, and the page's
+ * a page without it gets the form. One download is made at a time (each is built in memory, up to the job's
+ * {@link DashboardContext#exportRecords()} events); another meanwhile gets 503. Every answer forbids framing, sniffing, referrers and caching, and the page's
  * policy allows only its own script and style.
  * <pre>{@code
  * final DashboardServer server = DashboardServer.start(new DashboardContext().port(0), jobs);
@@ -189,6 +191,7 @@ public final class DashboardServer implements AutoCloseable
         private final DashboardContext context;
         private final DashboardJobs jobs;
         private final byte[] token;
+        private final AtomicBoolean exporting = new AtomicBoolean();
 
         Routes(final DashboardContext context, final DashboardJobs jobs)
         {
@@ -317,6 +320,10 @@ public final class DashboardServer implements AutoCloseable
             {
                 return complete(StatusCodes.NOT_FOUND, "no job " + jobId);
             }
+            if (!exporting.compareAndSet(false, true))
+            {
+                return complete(StatusCodes.SERVICE_UNAVAILABLE, "another download is being made; try again");
+            }
             final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 20);
             try (Writer out = new OutputStreamWriter(bytes, StandardCharsets.UTF_8))
             {
@@ -326,6 +333,10 @@ public final class DashboardServer implements AutoCloseable
             {
                 return complete(StatusCodes.INTERNAL_SERVER_ERROR, "could not export job " + jobId + ": " +
                     ex.getMessage());
+            }
+            finally
+            {
+                exporting.set(false);
             }
             return respondWithHeader(ContentDisposition.create(ContentDispositionTypes.ATTACHMENT,
                 Map.of("filename", "stagecoach-" + jobId.replaceAll("[^A-Za-z0-9._-]", "_") + ".json")),

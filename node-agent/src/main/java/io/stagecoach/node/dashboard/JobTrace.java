@@ -335,12 +335,19 @@ public final class JobTrace implements StageRecordHandler
         exportWritten++;
     }
 
+    /**
+     * A chunk is done for a sender once its WIRE ends, for a receiver once it reached the device (H2D or UNPACK, one
+     * of them per chunk) or its GET ended: the stage each side records last for a chunk.
+     */
     private void progress(final StageRecord record, final int stage)
     {
-        if (stage == Stage.WIRE.ordinal() || stage == Stage.GET.ordinal())
+        final boolean sendingDone = stage == Stage.WIRE.ordinal();
+        final boolean receivingDone = stage == Stage.H2D.ordinal() || stage == Stage.UNPACK.ordinal() ||
+            stage == Stage.GET.ordinal();
+        if (sendingDone || receivingDone)
         {
             final Flight flight = flights.get(key(record.rank(), record.transferId()));
-            if (null != flight)
+            if (null != flight && flight.receiving == receivingDone)
             {
                 flight.doneBytes += record.bytes();
                 flight.doneChunks++;
@@ -458,7 +465,8 @@ public final class JobTrace implements StageRecordHandler
             final long atNs = ended ? Math.min(nowNs, endedNs) : nowNs;
             json.append(i == 0 ? "{" : ",{").append("\"from\":").append(link.from).append(",\"to\":").append(link.to)
                 .append(",\"mbPerS\":").append(Math.round(link.bytesPerSecond(atNs, context.rateWindowNs()) / 1e4) /
-                100.0).append(",\"bytes\":").append(link.totalBytes()).append(",\"messages\":")
+                100.0).append(",\"avgMbPerS\":").append(Math.round(link.averageBytesPerSecond() / 1e4) / 100.0)
+                .append(",\"bytes\":").append(link.totalBytes()).append(",\"messages\":")
                 .append(link.messages()).append('}');
         }
         json.append(']');

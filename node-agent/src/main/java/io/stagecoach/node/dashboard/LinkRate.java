@@ -17,6 +17,8 @@ final class LinkRate
     private final long[] bytesIn = new long[BUCKETS];
     private long totalBytes;
     private long messages;
+    private long firstNs;
+    private long lastNs;
 
     LinkRate(final int from, final int to)
     {
@@ -36,7 +38,18 @@ final class LinkRate
         }
         bytesIn[slot] += bytes;
         totalBytes += bytes;
+        firstNs = 0 == messages ? atNs : Math.min(firstNs, atNs);
+        lastNs = 0 == messages ? atNs : Math.max(lastNs, atNs);
         messages++;
+    }
+
+    /**
+     * @return bytes per second from the link's first delivery to its last: the rate a benchmark that kept the link
+     * busy reports; 0 before two deliveries at different times.
+     */
+    double averageBytesPerSecond()
+    {
+        return lastNs > firstNs ? totalBytes / ((lastNs - firstNs) / 1e9) : 0;
     }
 
     /**

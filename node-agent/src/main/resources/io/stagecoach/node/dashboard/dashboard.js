@@ -10,7 +10,7 @@ const AXIS_PX = 22;
 
 const state = {
   job: null, source: null, stageNames: [], lanes: [], bars: [], lastUs: 0, nowUs: 0,
-  follow: true, spanUs: 20000, endUs: 0, dirty: true, drawn: 0, subLaneEnds: new Map(), subLanesUsed: new Map(),
+  follow: true, spanUs: 100000, endUs: 0, dirty: true, drawn: 0, subLaneEnds: new Map(), subLanesUsed: new Map(),
 };
 
 const $ = (id) => document.getElementById(id);
@@ -125,9 +125,11 @@ function updateFlights(flights) {
 function updateLinks(links, windowS) {
   $("rate-window").textContent = windowS;
   fillTable("links", links.map((l) => {
-    const tr = row([String(l.from), String(l.to), l.mbPerS.toFixed(2), formatBytes(l.bytes), l.messages.toLocaleString()]);
+    const tr = row([String(l.from), String(l.to), l.mbPerS.toFixed(2), l.avgMbPerS.toFixed(2), formatBytes(l.bytes),
+      l.messages.toLocaleString()]);
     tr.dataset.from = l.from; tr.dataset.to = l.to; tr.dataset.mbPerS = l.mbPerS;
     tr.children[2].className = "rate";
+    tr.children[3].className = "average";
     return tr;
   }));
 }
@@ -218,10 +220,10 @@ function drawAxis(g, startUs, endUs, x, width) {
   for (let t = Math.ceil(startUs / tick) * tick; t <= endUs; t += tick) {
     const px = x(t);
     g.beginPath(); g.moveTo(px, AXIS_PX - 4); g.lineTo(px, g.canvas.height); g.stroke();
-    g.fillText(formatUs(t), px + 2, 12);
+    if (px + 60 < width) g.fillText(formatUs(t), px + 2, 12);
   }
   g.fillStyle = "#1b1b1b";
-  g.fillText("time since the first event", 4, 12);
+  g.fillText("time", 4, 12);
 }
 
 function setFollow(on) {

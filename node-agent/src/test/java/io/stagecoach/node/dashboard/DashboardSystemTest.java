@@ -49,8 +49,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * bandwidth benchmark with 4 MiB device-to-device messages on the emulated device, forced through the stage pipeline
  * so that its stages show (a contiguous message: the sender's pack is its copy to host memory, D2H, and the chunk's
  * WIRE; the receiver's copy to the device, H2D, read in place out of the sender's arena). What it checks is read from
- * the page itself: a lane for every rank and stage the job records, bars that move as chunks complete, the link's rate within 20% of the benchmark's own figure, and a
- * download that parses as a Chrome trace with the job's stage events. It leaves a screenshot in target/, and in the
+ * the page itself: a lane for every rank and stage the job records, bars that move as chunks complete, the link's
+ * rate over its last 2 s while the job runs reaching the benchmark's own figure, the link's average rate within 20%
+ * of that figure (the benchmark times all of the job's traffic: no JIT warm-up, no skipped windows), and a download
+ * that parses as a Chrome trace with the job's stage events. It leaves a screenshot in target/, and in the
  * file that {@code -Dstagecoach.dashboard.screenshot} names.
  */
 @Tag("system")
@@ -109,9 +111,16 @@ class DashboardSystemTest
 
         final List<Double> rates = new ArrayList<>();
         final double benchmark = sampleRatesUntilResult(rates);
-        final double pageRate = median(rates);
-        assertTrue(Math.abs(pageRate - benchmark) <= 0.2 * benchmark, "the page's rate of link 0 -> 1, " + pageRate +
-            " MB/s (median of " + rates + "), within 20% of the benchmark's " + benchmark + " MB/s");
+        assertTrue(rates.size() >= 3 && Collections.max(rates) >= 0.8 * benchmark, "the page's rate of link 0 -> 1 " +
+            "over its last 2 s, read while the benchmark ran, " + rates + " MB/s, reached 80% of the benchmark's " +
+            benchmark + " MB/s");
+
+        awaitEnd(wait);
+        final double average = linkFigure(0, 1, "average");
+        System.out.println("DashboardSystemTest: link 0 -> 1 on the page " + average + " MB/s on average, " + rates +
+            " MB/s over 2 s while running; the benchmark " + benchmark + " MB/s");
+        assertTrue(Math.abs(average - benchmark) <= 0.2 * benchmark, "the page's average rate of link 0 -> 1, " +
+            average + " MB/s, within 20% of the benchmark's " + benchmark + " MB/s");
 
         final Map<String, Object> trace = download(wait, folder.resolve("downloads"));
         checkTrace(trace);
@@ -150,7 +159,7 @@ class DashboardSystemTest
             "--dashboard", "--dashboard-linger", "120", "-J-Dstagecoach.device.path=staged",
             "-x", "STAGECOACH_DEVICE=emulated",
             "bw", "D", "D", "--min-size", Long.toString(SIZE_BYTES), "--max-size", Long.toString(SIZE_BYTES),
-            "--iterations", "60", "--warm-up", "0"));
+            "--iterations", "60", "--skip", "0", "--warm-up", "0"));
         final ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("STAGECOACH_LOG_LEVEL", "warn");
         final Process process = builder.start();
@@ -233,6 +242,10 @@ class DashboardSystemTest
             final Matcher result = null == line ? null : RESULT.matcher(line);
             if (null != result && result.find())
             {
+                if (!shot)
+                {
+                    screenshot();
+                }
                 return Double.parseDouble(result.group(1));
             }
             final double rate = linkRate(0, 1);
@@ -243,7 +256,7 @@ class DashboardSystemTest
                 {
                     rates.add(rate);
                 }
-                if (nonZero == 8 && !shot)
+                if (nonZero == 10 && !shot)
                 {
                     screenshot();
                     shot = true;
@@ -255,10 +268,21 @@ class DashboardSystemTest
 
     private double linkRate(final int from, final int to)
     {
-        final Object rate = ((JavascriptExecutor)browser).executeScript("const row = document.querySelector(" +
+        return linkFigure(from, to, "rate");
+    }
+
+    private double linkFigure(final int from, final int to, final String column)
+    {
+        final Object figure = ((JavascriptExecutor)browser).executeScript("const row = document.querySelector(" +
             "'#links tbody tr[data-from=\"' + arguments[0] + '\"][data-to=\"' + arguments[1] + '\"]');" +
-            "return row ? row.querySelector('.rate').textContent : null;", from, to);
-        return null == rate ? 0 : Double.parseDouble(rate.toString());
+            "return row ? row.querySelector('.' + arguments[2]).textContent : null;", from, to, column);
+        return null == figure ? 0 : Double.parseDouble(figure.toString());
+    }
+
+    private void awaitEnd(final WebDriverWait wait)
+    {
+        wait.withMessage(() -> "the job's end on the page; job: " + transcript)
+            .until(page -> "ended".equals(jobState()));
     }
 
     private String jobState()
@@ -282,8 +306,6 @@ class DashboardSystemTest
     @SuppressWarnings("unchecked")
     private Map<String, Object> download(final WebDriverWait wait, final Path downloads) throws IOException
     {
-        wait.withMessage(() -> "the job's end on the page; job: " + transcript)
-            .until(page -> "ended".equals(jobState()));
         browser.findElement(By.id("export")).click();
         final Path[] file = new Path[1];
         wait.withMessage(() -> "a .json file in " + downloads).until(page ->
@@ -330,14 +352,6 @@ class DashboardSystemTest
         final Map<String, Object> other = (Map<String, Object>)trace.get("otherData");
         assertEquals("io.stagecoach.benchmarks.omb.Bandwidth", other.get("program"));
         assertEquals("dashboard", other.get("source"));
-    }
-
-    private static double median(final List<Double> values)
-    {
-        assertTrue(values.size() >= 3, "at least 3 samples of the page's rate while the benchmark ran: " + values);
-        final List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        return sorted.get(sorted.size() / 2);
     }
 
     private static Path repository()

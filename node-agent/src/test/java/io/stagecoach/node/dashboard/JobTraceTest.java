@@ -70,7 +70,7 @@ class JobTraceTest
         receiver.drain(trace, 100);
         final String ended = trace.frame(0, nowNs);
         assertTrue(ended.contains("\"STAGED\":[0,2]"), ended);
-        assertTrue(ended.contains("{\"from\":0,\"to\":1,\"mbPerS\":100.0,\"bytes\":200000000,\"messages\":1}"),
+        assertTrue(ended.contains("{\"from\":0,\"to\":1,\"mbPerS\":100.0,\"avgMbPerS\":0.0,\"bytes\":200000000,\"messages\":1}"),
             "200 MB over the last 2 s: " + ended);
     }
 
