@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # dashboard-load.sh: what the live dashboard costs a busy job. Runs HaloRing (N ranks on a ring exchanging device
-# faces at full speed, through the stage pipeline) alternately without the dashboard and with it open in a headless
-# Chromium (bin/install-browser), and prints each run's rate and, with the dashboard, what the page's last update
-# counted (events, sampled out, dropped).
+# faces at full speed, through the stage pipeline) in turn without the dashboard (closed), with --trace FILE instead
+# (traced: the ranks' tracing, into files), with the dashboard served but no
+# browser on it (served: the ranks' live files and the launcher's reading), and with it open in a headless Chromium
+# on the same machine (open, bin/install-browser), and prints each run's rate and, with the dashboard, what its last
+# update counted (events, sampled out, dropped).
 #
 #   benchmarks/scripts/dashboard-load.sh [RUNS] [RANKS] [FACE_BYTES] [ITERATIONS]    (defaults 3 8 1048576 300)
 set -euo pipefail
@@ -23,6 +25,10 @@ job() {
 for run in $(seq 1 "$runs"); do
     closed="$(job 2>"$work/closed.err" | grep -o 'halo-ring:.*')"
     echo "run $run closed: $closed"
+    traced="$(job --trace "$work/trace.json" 2>"$work/traced.err" | grep -o 'halo-ring:.*')"
+    echo "run $run traced: $traced"
+    served="$(job --dashboard 2>"$work/served.err" | grep -o 'halo-ring:.*')"
+    echo "run $run served: $served"
     job --dashboard --dashboard-linger 3 >"$work/open.out" 2>"$work/open.err" &
     job_pid=$!
     url=""
