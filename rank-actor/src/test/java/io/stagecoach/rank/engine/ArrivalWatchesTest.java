@@ -3,6 +3,7 @@ package io.stagecoach.rank.engine;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.stagecoach.pipeline.trace.StageTracer;
 import io.stagecoach.protocol.wire.MessageType;
 import io.stagecoach.rank.Status;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ArrivalWatchesTest
 {
-    private final Completions completions = new Completions();
+    private final Completions completions = new Completions(StageTracer.OFF);
     private final ArrivalWatches watches = new ArrivalWatches(completions);
     private final MatchQueues queues = new MatchQueues(watches);
     private final List<String> told = new ArrayList<>();
