@@ -94,13 +94,20 @@ class LiveTraceFileTest
             final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
             final long thread = Thread.currentThread().getId();
-            final long before = threads.getThreadAllocatedBytes(thread);
-            recordCopyAndRead(ring, writer, reader, reading, 500_000);
-            final long allocated = threads.getThreadAllocatedBytes(thread) - before;
+            long allocated = Long.MAX_VALUE;
+            int rounds = 0;
+            while (allocated != 0 && rounds < 3)
+            {
+                rounds++;
+                final long before = threads.getThreadAllocatedBytes(thread);
+                recordCopyAndRead(ring, writer, reader, reading, 500_000);
+                allocated = Math.min(allocated, threads.getThreadAllocatedBytes(thread) - before);
+            }
 
             assertEquals(0, allocated, "bytes allocated recording, copying and reading 500,000 stage and transfer " +
-                "record pairs");
-            assertEquals(600_000L * (64 + 4096), sum[0]);
+                "record pairs, the least of " + rounds + " rounds (a deoptimisation can allocate a few hundred bytes " +
+                "once; a record that allocated would show millions every round)");
+            assertEquals((100_000L + rounds * 500_000L) * (64 + 4096), sum[0]);
             assertEquals(0, reader.droppedRecords());
         }
     }

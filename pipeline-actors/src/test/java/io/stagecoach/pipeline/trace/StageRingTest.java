@@ -68,8 +68,9 @@ class StageRingTest
 
         long allocated = Long.MAX_VALUE;
         int rounds = 0;
-        while (allocated != 0 && rounds++ < 3)
+        while (allocated != 0 && rounds < 3)
         {
+            rounds++;
             final long before = threads.getThreadAllocatedBytes(thread);
             recordAndDrain(ring, handler, 1_000_000);
             allocated = Math.min(allocated, threads.getThreadAllocatedBytes(thread) - before);
