@@ -32,14 +32,9 @@
 #   MPS_CONTROL=nvidia-cuda-mps-control    MPS_STOP_WAIT_S=20
 set -euo pipefail
 
-usage() {
-    sed -n '2,/^set -euo pipefail$/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
-}
-
-if [[ $# -ne 1 || "$1" == -h || "$1" == --help ]]; then
-    usage >&2
-    exit 2
-fi
+# shellcheck source=lib/gpu-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/gpu-common.sh"
+check_args "$@"
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "${repo}"
@@ -62,82 +57,12 @@ deadline_s="${DEADLINE_S:-540}"
 mps_control="${MPS_CONTROL:-nvidia-cuda-mps-control}"
 mps_stop_wait_s="${MPS_STOP_WAIT_S:-20}"
 started_s=$(date +%s)
-mps_running=0
-mps_pids_before=""
-step_pid=0
 status=0
 
 log() { echo "gpu-lbm: $*"; }
-elapsed() { echo "$(( $(date +%s) - started_s ))"; }
+left_out_of=""  # measure's words on a step left out
 
-# The processes of MPS (control daemon and server), from /proc: no procps needed.
-mps_pids() {
-    local file name
-    for file in /proc/[0-9]*/comm; do
-        name=""
-        read -r name 2>/dev/null < "${file}" || continue
-        if [[ "${name}" == nvidia-cuda-mps* ]]; then
-            file="${file#/proc/}"
-            echo "${file%/comm}"
-        fi
-    done
-}
-
-mps_pid_list() {
-    mps_pids | paste -sd ' ' -
-}
-
-start_mps() {
-    mps_pids_before="$(mps_pid_list)"
-    log "starting MPS: ${mps_control} -d"
-    mps_running=1
-    if ! timeout 20 "${mps_control}" -d; then
-        log "MPS did not start; the runs go on without it (see their log)"
-        return 0
-    fi
-    sleep 1
-    log "MPS processes: $(mps_pid_list)"
-}
-
-# Asks MPS to quit, waits for its processes to end (bounded), and ends those it started that are left.
-stop_mps() {
-    [[ "${mps_running}" == "1" ]] || return 0
-    mps_running=0
-    log "stopping MPS: echo quit | ${mps_control}"
-    echo quit | timeout 20 "${mps_control}" || log "quit was not taken (status $?)"
-    local waited=0 left pid
-    while [[ -n "$(mps_pids)" && "${waited}" -lt "$(( mps_stop_wait_s * 2 ))" ]]; do
-        sleep 0.5
-        waited=$(( waited + 1 ))
-    done
-    left="$(mps_pid_list)"
-    if [[ -n "${left// /}" ]]; then
-        log "MPS still running after ${mps_stop_wait_s} s (${left}): ending the processes it started"
-        for pid in ${left}; do
-            [[ " ${mps_pids_before} " == *" ${pid} "* ]] || kill -TERM "${pid}" 2>/dev/null || true
-        done
-        sleep 2
-        for pid in $(mps_pids); do
-            [[ " ${mps_pids_before} " == *" ${pid} "* ]] || kill -KILL "${pid}" 2>/dev/null || true
-        done
-    fi
-    log "MPS stopped ($(elapsed) s)"
-}
-
-# A signal ends the running step (timeout passes it on to the step's command) before the script exits.
-# shellcheck disable=SC2317  # reached through the traps below
-on_signal() {
-    log "$1: ending the running step and MPS"
-    if [[ "${step_pid}" != "0" ]]; then
-        kill -TERM "${step_pid}" 2>/dev/null || true
-        wait "${step_pid}" 2>/dev/null || true
-    fi
-    exit "$2"
-}
-
-trap stop_mps EXIT
-trap 'on_signal interrupted 130' INT
-trap 'on_signal terminated 143' TERM
+set_traps
 
 # Seconds a step may take: its own limit, cut to what is left of the deadline.
 limit_for() {
@@ -146,32 +71,14 @@ limit_for() {
     echo $(( want < left ? want : left ))
 }
 
-# measure NAME LIMIT COMMAND...: runs the command under timeout into raw/NAME.txt and raw/NAME.err and records NAME,
-# exit status, seconds and limit in raw/steps.tsv; a step with less than 10 s left is not run.
-measure() {
-    local name="$1" limit="$2" code=0 begin
-    shift 2
-    if [[ "${limit}" -lt 10 ]]; then
-        log "${name}: left out, ${limit} s left"
-        printf '%s\tskipped\t0\t%s\n' "${name}" "${limit}" >> "${raw}/steps.tsv"
-        status=1
-        return 0
-    fi
-    echo
-    echo "=== ${name} ($(elapsed) s, limit ${limit} s): $*"
-    begin=$(date +%s)
-    timeout --kill-after=10 "${limit}" "$@" > "${raw}/${name}.txt" 2> "${raw}/${name}.err" &
-    step_pid=$!
-    wait "${step_pid}" || code=$?
-    step_pid=0
-    printf '%s\t%s\t%s\t%s\n' "${name}" "${code}" "$(( $(date +%s) - begin ))" "${limit}" >> "${raw}/steps.tsv"
-    grep -v -e '^│ *at ' -e '^\[ ' "${raw}/${name}.txt" | grep -e '^#' -e '^[A-Z][a-z]* ' -e 'twins:' -e '✘' \
+# What measure shows of a step's stdout and, where it failed, of its stderr.
+step_rows() {
+    grep -v -e '^│ *at ' -e '^\[ ' "$1" | grep -e '^#' -e '^[A-Z][a-z]* ' -e 'twins:' -e '✘' \
         -e 'tests successful' -e 'tests failed' | head -n 40 || true
-    if [[ "${code}" -ne 0 ]]; then
-        echo "--- ${name} exit ${code}$( [[ "${code}" -eq 124 || "${code}" -eq 137 ]] && echo " (stopped after ${limit} s)")"
-        grep -v -e ' INFO ' -e '^lbm: ' "${raw}/${name}.err" | tail -n 15 || true
-        status=1
-    fi
+}
+
+step_errors() {
+    grep -v -e ' INFO ' -e '^lbm: ' "$1" | tail -n 15 || true
 }
 
 # lbm SIZE: every variant on RANKS ranks of SIZE^3 cells each; the launcher's own --timeout ends the ranks a little
@@ -262,7 +169,7 @@ if [[ "${CHECK:-1}" == "1" ]]; then
     measure gpu-check "$(limit_for 150)" "${bundle}/bin/example-tests" "${out}/test-reports" --include-tag gpu
 fi
 if [[ "${use_mps}" == "1" ]]; then
-    start_mps
+    start_mps "the runs"
 fi
 for size in "${sizes[@]}"; do
     lbm "${size}"

@@ -54,14 +54,9 @@
 #   STAGED_WIRE=stream           the wire of the staged ("stream") steps: stream or arena; STREAM=0 leaves them out
 set -euo pipefail
 
-usage() {
-    sed -n '2,/^set -euo pipefail$/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
-}
-
-if [[ $# -ne 1 || "$1" == -h || "$1" == --help ]]; then
-    usage >&2
-    exit 2
-fi
+# shellcheck source=lib/gpu-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/gpu-common.sh"
+check_args "$@"
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "${repo}"
@@ -106,84 +101,12 @@ small_max=$(( max_size < 524288 ? max_size : 524288 ))
 bw_min=$(( max_size < 262144 ? max_size : 262144 ))
 started_s=$(date +%s)
 mode_deadline_s=0
-mps_running=0
-mps_pids_before=""
-step_pid=0
 status=0
 
 log() { echo "gpu-pipeline: $*"; }
-elapsed() { echo "$(( $(date +%s) - started_s ))"; }
+left_out_of=" of this mode's time"  # measure's words on a step left out
 
-# The processes of MPS (control daemon and server), from /proc: no procps needed.
-mps_pids() {
-    local file name
-    for file in /proc/[0-9]*/comm; do
-        name=""
-        read -r name 2>/dev/null < "${file}" || continue
-        if [[ "${name}" == nvidia-cuda-mps* ]]; then
-            file="${file#/proc/}"
-            echo "${file%/comm}"
-        fi
-    done
-}
-
-mps_pid_list() {
-    mps_pids | paste -sd ' ' -
-}
-
-start_mps() {
-    mps_pids_before="$(mps_pid_list)"
-    log "starting MPS: ${mps_control} -d"
-    mps_running=1
-    if ! timeout 20 "${mps_control}" -d; then
-        log "MPS did not start; the MPS runs go on without it (see their log)"
-        return 0
-    fi
-    sleep 1
-    log "MPS processes: $(mps_pid_list)"
-}
-
-# Asks MPS to quit, waits for its processes to end (bounded), and ends those it started that are left.
-stop_mps() {
-    [[ "${mps_running}" == "1" ]] || return 0
-    mps_running=0
-    log "stopping MPS: echo quit | ${mps_control}"
-    echo quit | timeout 20 "${mps_control}" || log "quit was not taken (status $?)"
-    local waited=0 left
-    while [[ -n "$(mps_pids)" && "${waited}" -lt "$(( mps_stop_wait_s * 2 ))" ]]; do
-        sleep 0.5
-        waited=$(( waited + 1 ))
-    done
-    left="$(mps_pid_list)"
-    if [[ -n "${left// /}" ]]; then
-        log "MPS still running after ${mps_stop_wait_s} s (${left}): ending the processes it started"
-        local pid
-        for pid in ${left}; do
-            [[ " ${mps_pids_before} " == *" ${pid} "* ]] || kill -TERM "${pid}" 2>/dev/null || true
-        done
-        sleep 2
-        for pid in $(mps_pids); do
-            [[ " ${mps_pids_before} " == *" ${pid} "* ]] || kill -KILL "${pid}" 2>/dev/null || true
-        done
-    fi
-    log "MPS stopped ($(elapsed) s)"
-}
-
-# A signal ends the running step (timeout passes it on to the step's command) before the script exits; the step runs
-# in the background so that the trap runs at once rather than when the step ends.
-# shellcheck disable=SC2317  # reached through the traps below
-on_signal() {
-    log "$1: ending the running step and MPS"
-    if [[ "${step_pid}" != "0" ]]; then
-        kill -TERM "${step_pid}" 2>/dev/null || true
-        wait "${step_pid}" 2>/dev/null || true
-    fi
-    exit "$2"
-}
-
-trap stop_mps EXIT
-trap 'on_signal interrupted 130' INT
-trap 'on_signal terminated 143' TERM
+set_traps
 
 # Seconds a step may take: its own limit, cut to what is left of its mode's share of the deadline.
 limit_for() {
@@ -192,31 +115,13 @@ limit_for() {
     echo $(( want < left ? want : left ))
 }
 
-# measure NAME LIMIT COMMAND...: runs the command under timeout into raw/NAME.txt and raw/NAME.err, logs its rows,
-# and records NAME, exit status, seconds and limit in raw/steps.tsv; a step with less than 10 s left is not run.
-measure() {
-    local name="$1" limit="$2" code=0 begin
-    shift 2
-    if [[ "${limit}" -lt 10 ]]; then
-        log "${name}: left out, ${limit} s left of this mode's time"
-        printf '%s\tskipped\t0\t%s\n' "${name}" "${limit}" >> "${raw}/steps.tsv"
-        status=1
-        return 0
-    fi
-    echo
-    echo "=== ${name} ($(elapsed) s, limit ${limit} s): $*"
-    begin=$(date +%s)
-    timeout --kill-after=10 "${limit}" "$@" > "${raw}/${name}.txt" 2> "${raw}/${name}.err" &
-    step_pid=$!
-    wait "${step_pid}" || code=$?
-    step_pid=0
-    printf '%s\t%s\t%s\t%s\n' "${name}" "${code}" "$(( $(date +%s) - begin ))" "${limit}" >> "${raw}/steps.tsv"
-    grep -v -e '^# Warm-up' -e '^# JIT' "${raw}/${name}.txt" | head -n 60 || true
-    if [[ "${code}" -ne 0 ]]; then
-        echo "--- ${name} exit ${code}$( [[ "${code}" -eq 124 || "${code}" -eq 137 ]] && echo " (stopped after ${limit} s)")"
-        grep -v -e ' INFO ' -e '^latency: ' -e '^bw: ' -e '^halo: ' "${raw}/${name}.err" | tail -n 15 || true
-        status=1
-    fi
+# What measure shows of a step's stdout and, where it failed, of its stderr.
+step_rows() {
+    grep -v -e '^# Warm-up' -e '^# JIT' "$1" | head -n 60 || true
+}
+
+step_errors() {
+    grep -v -e ' INFO ' -e '^latency: ' -e '^bw: ' -e '^halo: ' "$1" | tail -n 15 || true
 }
 
 # ours NAME LIMIT [run options] PROGRAM ARGS...: our ranks through the bundle's launcher; its own --timeout ends the
@@ -338,7 +243,7 @@ for index in "${!modes[@]}"; do
     echo
     log "mode ${mode}: $(( mode_deadline_s - $(date +%s) )) s ($(elapsed) s so far)"
     case "${mode}" in
-        mps) start_mps; run_mode mps; stop_mps ;;
+        mps) start_mps "the MPS runs"; run_mode mps; stop_mps ;;
         nomps) run_mode nomps ;;
         *) log "unknown mode ${mode} (mps or nomps)"; exit 2 ;;
     esac
