@@ -135,7 +135,9 @@ public record AgentSettings(String nodeName, String host, int port, List<SeedAdd
         }
         final int stableAfterMs = config.hasPath(PREFIX + "downing.stable-after-ms") ?
             integer(config, "downing.stable-after-ms", 500, 600_000) : JobSettings.DEFAULT_STABLE_AFTER_MS;
-        return new JobSettings(portBase, mps, strategy, stableAfterMs);
+        final int dashboardPort = config.hasPath(PREFIX + "dashboard.port") ?
+            integer(config, "dashboard.port", 0, 65535) : -1;
+        return new JobSettings(portBase, mps, strategy, stableAfterMs, dashboardPort);
     }
 
     /**

@@ -52,7 +52,7 @@ public final class NodeAgent
         this.system = system;
         this.services = services;
         this.jobs = system.systemActorOf(JobsBehavior.supervised(settings, services.aeronDirectory(),
-            services.parts()),
+            services.parts(), services::jobObserver),
             "jobs", Props.empty());
     }
 
@@ -66,7 +66,7 @@ public final class NodeAgent
     public static NodeAgent start(final AgentSettings settings) throws IOException
     {
         final Path socket = StateFolder.prepare(settings.stateFolder(), settings.groupAccess());
-        final NodeServices services = NodeServices.start();
+        final NodeServices services = NodeServices.start(settings.jobs());
         final ActorSystem<ClusterEvent.ClusterDomainEvent> system;
         try
         {

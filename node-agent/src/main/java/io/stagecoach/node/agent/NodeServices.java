@@ -2,7 +2,12 @@ package io.stagecoach.node.agent;
 
 import java.nio.file.Path;
 
+import io.stagecoach.node.dashboard.DashboardContext;
+import io.stagecoach.node.dashboard.DashboardJobObserver;
+import io.stagecoach.node.dashboard.DashboardJobs;
+import io.stagecoach.node.dashboard.DashboardServer;
 import io.stagecoach.node.jobs.NodeParts;
+import io.stagecoach.node.launch.JobObserver;
 import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
 import io.stagecoach.rank.bootstrap.JobFolder;
 import org.slf4j.Logger;
@@ -10,7 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What an agent runs for the jobs of its node: the node's Aeron media driver, one for every job as Aeron deployments
- * run it, in a private folder of its own (in {@code /dev/shm} where it can be), and the parts of jobs running here.
+ * run it, in a private folder of its own (in {@code /dev/shm} where it can be), the parts of jobs running here and,
+ * where {@code dashboard.port} is set, the live dashboard of those jobs' ranks on the loopback address.
  */
 final class NodeServices implements AutoCloseable
 {
@@ -19,6 +25,9 @@ final class NodeServices implements AutoCloseable
     private final JobFolder folder;
     private final EmbeddedMediaDriver driver;
     private final NodeParts parts = new NodeParts();
+    private final DashboardJobs dashboardJobs = new DashboardJobs();
+    private final DashboardContext dashboardContext = new DashboardContext().address("127.0.0.1");
+    private DashboardServer dashboard;
 
     private NodeServices(final JobFolder folder, final EmbeddedMediaDriver driver)
     {
@@ -26,20 +35,53 @@ final class NodeServices implements AutoCloseable
         this.driver = driver;
     }
 
-    static NodeServices start()
+    static NodeServices start(final JobSettings settings)
     {
         final JobFolder folder = JobFolder.create();
+        NodeServices services = null;
         try
         {
             final EmbeddedMediaDriver driver = EmbeddedMediaDriver.launch(folder.aeronDirectory());
             LOG.info("the node's Aeron media driver runs in {}", folder.aeronDirectory());
-            return new NodeServices(folder, driver);
+            services = new NodeServices(folder, driver);
+            services.startDashboard(settings.dashboardPort());
+            return services;
         }
         catch (final RuntimeException ex)
         {
-            folder.close();
+            if (null != services)
+            {
+                services.close();
+            }
+            else
+            {
+                folder.close();
+            }
             throw ex;
         }
+    }
+
+    private void startDashboard(final int port)
+    {
+        if (port < 0)
+        {
+            return;
+        }
+        if (!DashboardServer.available())
+        {
+            LOG.warn("dashboard.port = {}, but Pekko HTTP is not on the class path: no dashboard", port);
+            return;
+        }
+        dashboard = DashboardServer.start(dashboardContext.port(port), dashboardJobs);
+        LOG.info("the live dashboard of the jobs running here is at {}", dashboard.url());
+    }
+
+    /**
+     * @return what a launcher of this node's ranks of a job tells its start and end to: the dashboard, or nothing.
+     */
+    JobObserver jobObserver()
+    {
+        return null == dashboard ? JobObserver.NONE : new DashboardJobObserver(dashboardJobs, dashboardContext);
     }
 
     Path aeronDirectory()
@@ -54,6 +96,10 @@ final class NodeServices implements AutoCloseable
 
     public void close()
     {
+        if (null != dashboard)
+        {
+            dashboard.close();
+        }
         try
         {
             driver.close();

@@ -28,7 +28,6 @@ final class RunDashboard implements AutoCloseable
 {
     /** Names a file that holds the dashboard's token. */
     static final String TOKEN_FILE_VARIABLE = "STAGECOACH_DASHBOARD_TOKEN_FILE";
-    private static final String HTTP_CLASS = "org.apache.pekko.http.javadsl.Http";
 
     private final DashboardServer server;
     private final DashboardJobObserver observer;
@@ -52,15 +51,7 @@ final class RunDashboard implements AutoCloseable
      */
     static boolean available()
     {
-        try
-        {
-            Class.forName(HTTP_CLASS, false, RunDashboard.class.getClassLoader());
-            return true;
-        }
-        catch (final ClassNotFoundException ex)
-        {
-            return false;
-        }
+        return DashboardServer.available();
     }
 
     /**

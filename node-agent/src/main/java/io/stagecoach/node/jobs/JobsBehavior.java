@@ -14,12 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 import io.stagecoach.node.agent.AgentSettings;
 import io.stagecoach.node.agent.ControlStream;
 import io.stagecoach.node.agent.JobSettings;
 import io.stagecoach.node.agent.Json;
 import io.stagecoach.node.agent.MemberView;
+import io.stagecoach.node.launch.JobObserver;
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -58,6 +60,7 @@ public final class JobsBehavior
     private final AgentSettings settings;
     private final Path aeronDirectory;
     private final NodeParts parts;
+    private final Supplier<JobObserver> observers;
     private final Set<ActorRef<Command>> agents = new HashSet<>();
     private final Map<String, Submitted> submitted = new LinkedHashMap<>();
     private final Map<String, Integer> portBlocks = new HashMap<>();
@@ -66,22 +69,24 @@ public final class JobsBehavior
     private int jobCount;
 
     private JobsBehavior(final ActorContext<Command> context, final AgentSettings settings, final Path aeronDirectory,
-        final NodeParts parts)
+        final NodeParts parts, final Supplier<JobObserver> observers)
     {
         this.context = context;
         this.settings = settings;
         this.aeronDirectory = aeronDirectory;
         this.parts = parts;
+        this.observers = observers;
     }
 
     /**
      * @param settings       the agent's settings.
      * @param aeronDirectory the node's media driver.
      * @param parts          where this node's running parts are kept, for the agent to end them when it stops.
+     * @param observers      gives each part what watches it (the node's dashboard), or {@link JobObserver#NONE}.
      * @return the behavior.
      */
     public static Behavior<Command> create(final AgentSettings settings, final Path aeronDirectory,
-        final NodeParts parts)
+        final NodeParts parts, final Supplier<JobObserver> observers)
     {
         return Behaviors.setup(context ->
         {
@@ -89,7 +94,7 @@ public final class JobsBehavior
             final ActorRef<Receptionist.Listing> listings =
                 context.messageAdapter(Receptionist.Listing.class, ListingChanged::new);
             context.getSystem().receptionist().tell(Receptionist.subscribe(KEY, listings));
-            return new JobsBehavior(context, settings, aeronDirectory, parts).behavior();
+            return new JobsBehavior(context, settings, aeronDirectory, parts, observers).behavior();
         });
     }
 
@@ -97,13 +102,15 @@ public final class JobsBehavior
      * @param settings       the agent's settings.
      * @param aeronDirectory the node's media driver.
      * @param parts          where this node's running parts are kept.
+     * @param observers      gives each part what watches it.
      * @return {@link #create} kept running through a failure of one message's handling, which is logged: the jobs
      * running here and the ranks' ports stay known.
      */
     public static Behavior<Command> supervised(final AgentSettings settings, final Path aeronDirectory,
-        final NodeParts parts)
+        final NodeParts parts, final Supplier<JobObserver> observers)
     {
-        return Behaviors.supervise(create(settings, aeronDirectory, parts)).onFailure(SupervisorStrategy.resume());
+        return Behaviors.supervise(create(settings, aeronDirectory, parts, observers))
+            .onFailure(SupervisorStrategy.resume());
     }
 
     private Behavior<Command> behavior()
@@ -259,7 +266,7 @@ public final class JobsBehavior
         }
         final ActorRef<Command> self = context.getSelf();
         final NodePart part = NodePart.start(start, settings.nodeName(), aeronDirectory, environment,
-            () -> self.tell(new PartFinished(jobId)));
+            observers.get(), () -> self.tell(new PartFinished(jobId)));
         if (null != part)
         {
             parts.put(jobId, part);

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.stagecoach.node.launch.JobEvents;
+import io.stagecoach.node.launch.JobObserver;
 import io.stagecoach.node.launch.LaunchContext;
 import io.stagecoach.node.launch.LaunchException;
 import io.stagecoach.node.launch.Launcher;
@@ -50,11 +51,12 @@ final class NodePart
      * @param node           this node's name.
      * @param aeronDirectory the node's media driver.
      * @param environment    variables of this node's ranks besides the job's (UDP address, MPS).
+     * @param observer       what watches the part's ranks (the node's dashboard), or {@link JobObserver#NONE}.
      * @param onEnd          run once the part has ended, after the coordinator was told.
      * @return the part, or null where it could not start (the coordinator was told why).
      */
     static NodePart start(final JobsBehavior.StartPart start, final String node, final Path aeronDirectory,
-        final Map<String, String> environment, final Runnable onEnd)
+        final Map<String, String> environment, final JobObserver observer, final Runnable onEnd)
     {
         final JobRequest request = start.request();
         final ActorRef<JobCoordinator.Command> coordinator = start.coordinator();
@@ -74,6 +76,7 @@ final class NodePart
             .nodeName(node)
             .aeronDirectory(aeronDirectory)
             .jobEvents(new Events(start, node))
+            .jobObserver(observer)
             .output(out, err);
         request.environment().forEach(context::environment);
         environment.forEach(context::environment);

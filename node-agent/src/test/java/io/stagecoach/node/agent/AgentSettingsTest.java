@@ -71,10 +71,10 @@ class AgentSettingsTest
         assertFalse(parse(VALID, 0).runsJobs(), "without the key on a network address");
         assertTrue(parse(VALID.replace("host = \"10.0.0.1\"", "host = \"127.0.0.1\""), 0).runsJobs(),
             "without the key on the loopback network");
-        assertEquals(new JobSettings(40100, "nvidia-cuda-mps-control", "keep-majority", 2000), parse(VALID, 0).jobs());
-        assertEquals(new JobSettings(45000, "off", "keep-oldest", 5000), parse(VALID.replace("gpus = 4",
+        assertEquals(new JobSettings(40100, "nvidia-cuda-mps-control", "keep-majority", 2000, -1), parse(VALID, 0).jobs());
+        assertEquals(new JobSettings(45000, "off", "keep-oldest", 5000, 8080), parse(VALID.replace("gpus = 4",
             "gpus = 4\n  ranks.udp-port-base = 45000\n  mps.control = off\n  downing { strategy = keep-oldest, " +
-            "stable-after-ms = 5000 }"), 0).jobs());
+            "stable-after-ms = 5000 }\n  dashboard.port = 8080"), 0).jobs());
         assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  downing.strategy = auto-down"),
             "stagecoach.agent.downing.strategy = auto-down is refused: it must be keep-majority or keep-oldest");
 

@@ -95,6 +95,46 @@ class NodeAgentSystemTest
         }
     }
 
+    /**
+     * An agent with {@code dashboard.port} serves the live dashboard of the jobs whose ranks it starts, on loopback.
+     */
+    @Test
+    void shouldServeTheLiveDashboardOfTheJobsItRuns(@TempDir final Path temp) throws Exception
+    {
+        final int[] ports = freePorts(2);
+        final Path state = temp.resolve("state");
+        final Path log = temp.resolve("agent.log");
+        final Path config = config(temp, 0, ports[0], "[\"127.0.0.1:" + ports[0] + "\"]", state, "0",
+            "  dashboard.port = " + ports[1] + "\n");
+        final Process agent = start(config, log);
+        try
+        {
+            awaitStatus(state, 60, List.of(agent), new Path[] { log },
+                s -> s.members().size() == 1 && "Up".equals(s.members().get(0).status()));
+            final StringWriter out = new StringWriter();
+            final StringWriter err = new StringWriter();
+            final CommandLine line = StagecoachCommand.commandLine();
+            line.setOut(new PrintWriter(out));
+            line.setErr(new PrintWriter(err));
+            assertEquals(0, line.execute("run", "-n", "2", "-H", "node-0:2", "--oversubscribe", "--agent-state",
+                state.toString(), "--timeout", "60", "io.stagecoach.node.launch.ExchangeRank"), err::toString);
+            assertTrue(out.toString().contains("rank 1 of 2 got: hello from 0; hello from 1"), out::toString);
+            final java.net.http.HttpResponse<String> jobs = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + ports[1] + "/api/jobs"))
+                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, jobs.statusCode(), jobs::body);
+            assertTrue(jobs.body().contains("\"jobs\":[\"node-0-1-"), jobs::body);
+            assertTrue(read(log).contains("the live dashboard of the jobs running here is at http://127.0.0.1:" +
+                ports[1]), () -> read(log));
+        }
+        finally
+        {
+            agent.destroy();
+            agent.waitFor(20, TimeUnit.SECONDS);
+            agent.destroyForcibly();
+        }
+    }
+
     private static Process start(final Path config, final Path log) throws IOException
     {
         final List<String> command = new ArrayList<>(List.of(
