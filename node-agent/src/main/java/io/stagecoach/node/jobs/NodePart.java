@@ -30,10 +30,12 @@ final class NodePart
     private final Launcher launcher;
     private final Thread thread;
     private final Runnable onEnd;
+    private final PrintStream[] output;
 
     private NodePart(final String jobId, final String node, final ActorRef<JobCoordinator.Command> coordinator,
-        final Launcher launcher, final Runnable onEnd)
+        final Launcher launcher, final Runnable onEnd, final PrintStream... output)
     {
+        this.output = output;
         this.jobId = jobId;
         this.node = node;
         this.coordinator = coordinator;
@@ -91,7 +93,8 @@ final class NodePart
         }
         try
         {
-            final NodePart part = new NodePart(start.jobId(), node, coordinator, Launcher.prepare(context), onEnd);
+            final NodePart part = new NodePart(start.jobId(), node, coordinator, Launcher.prepare(context), onEnd, out,
+                err);
             part.thread.start();
             return part;
         }
@@ -149,6 +152,10 @@ final class NodePart
         }
         finally
         {
+            for (final PrintStream stream : output)
+            {
+                stream.close();
+            }
             coordinator.tell(new JobCoordinator.PartEnded(node, status, message));
             onEnd.run();
         }

@@ -102,6 +102,7 @@ final class AgentJobsSystemTest
         {
             assertTrue(output.contains("RANK " + rank + " node node-" + (rank < 2 ? 'a' : 'b') + " pairs=9 wrong=0"),
                 "rank " + rank + ":\n" + output);
+            assertTrue(output.contains("RANK " + rank + " ends without a line end"), "rank " + rank + ":\n" + output);
         }
         assertTrue(!output.contains("lost rank"), output);
         assertNoRanksLeft(0);

@@ -21,7 +21,8 @@ import io.stagecoach.rank.StagecoachContext;
  * A rank of a job across nodes: in each of {@code ROUNDS} rounds every rank sends every other rank one message of a
  * size and content derived from (round, source, destination) and receives one from each, host or emulated-device
  * memory on each side by turns (H H, D D, H D, D H), and checks what arrived against its CRC-32. Prints
- * {@code RANK r node N pairs=P wrong=W} and exits with 1 where anything was wrong. With {@code hang} as its second
+ * {@code RANK r node N pairs=P wrong=W} and exits with 1 where anything was wrong, else prints a last line
+ * without a line end. With {@code hang} as its second
  * argument, the ranks then wait on a receive that never comes (to be failed by a lost node).
  */
 public final class AllPairsRank
@@ -63,6 +64,7 @@ public final class AllPairsRank
             {
                 System.exit(1);
             }
+            System.out.print("RANK " + world.rank() + " ends without a line end");
         }
     }
 
