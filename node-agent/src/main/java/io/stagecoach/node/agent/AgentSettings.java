@@ -13,6 +13,7 @@ import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
+import io.stagecoach.node.dashboard.DashboardContext;
 
 /**
  * What an agent's configuration file (HOCON, under {@code stagecoach.agent}) gives, validated: the node's name, the
@@ -135,9 +136,38 @@ public record AgentSettings(String nodeName, String host, int port, List<SeedAdd
         }
         final int stableAfterMs = config.hasPath(PREFIX + "downing.stable-after-ms") ?
             integer(config, "downing.stable-after-ms", 500, 600_000) : JobSettings.DEFAULT_STABLE_AFTER_MS;
-        final int dashboardPort = config.hasPath(PREFIX + "dashboard.port") ?
-            integer(config, "dashboard.port", 0, 65535) : -1;
-        return new JobSettings(portBase, mps, strategy, stableAfterMs, dashboardPort);
+        return new JobSettings(portBase, mps, strategy, stableAfterMs, dashboard(config));
+    }
+
+    private static DashboardSettings dashboard(final Config config)
+    {
+        final int port = config.hasPath(PREFIX + "dashboard.port") ? integer(config, "dashboard.port", 0, 65535) : -1;
+        final String address = config.hasPath(PREFIX + "dashboard.address") ?
+            string(config, "dashboard.address", "an IP address or host name") : DashboardSettings.NONE.address();
+        final boolean loopback;
+        try
+        {
+            loopback = DashboardContext.isLoopback(address);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new AgentConfigException(PREFIX + "dashboard.address", address, "an address that resolves");
+        }
+        Path tokenFile = null;
+        if (config.hasPath(PREFIX + "dashboard.token-file"))
+        {
+            tokenFile = Path.of(string(config, "dashboard.token-file", "an absolute path"));
+            if (!tokenFile.isAbsolute())
+            {
+                throw new AgentConfigException(PREFIX + "dashboard.token-file", tokenFile, "an absolute path");
+            }
+        }
+        else if (!loopback && port >= 0)
+        {
+            throw new AgentConfigException(PREFIX + "dashboard.token-file", null, "given where dashboard.address (" +
+                address + ") is not a loopback address: the file holding the token the page asks for (mode 0600)");
+        }
+        return new DashboardSettings(port, address, tokenFile);
     }
 
     /**

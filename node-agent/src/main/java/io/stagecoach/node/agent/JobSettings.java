@@ -13,11 +13,10 @@ import java.util.List;
  *                        more agents stays, on a tie the one with the lowest address) or keep-oldest.
  * @param stableAfterMs   how long the membership must be stable before the resolver downs the unreachable side
  *                        ({@code downing.stable-after-ms}).
- * @param dashboardPort   the loopback port of the live dashboard of the jobs whose ranks run here
- *                        ({@code dashboard.port}; 0 for any free port, -1, the default, for none).
+ * @param dashboard       where the live dashboard of the jobs submitted here and of the ranks running here is served.
  */
 public record JobSettings(int rankPortBase, String mpsControl, String downingStrategy, int stableAfterMs,
-    int dashboardPort)
+    DashboardSettings dashboard)
 {
     /** Ports of one job's ranks on one node: the most ranks a job may run on one node. */
     public static final int PORTS_PER_JOB = 256;
@@ -38,7 +37,7 @@ public record JobSettings(int rankPortBase, String mpsControl, String downingStr
     public static JobSettings defaults()
     {
         return new JobSettings(DEFAULT_RANK_PORT_BASE, DEFAULT_MPS_CONTROL, DEFAULT_STRATEGY,
-            DEFAULT_STABLE_AFTER_MS, -1);
+            DEFAULT_STABLE_AFTER_MS, DashboardSettings.NONE);
     }
 
     /**

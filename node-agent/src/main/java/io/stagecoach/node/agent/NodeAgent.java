@@ -52,7 +52,7 @@ public final class NodeAgent
         this.system = system;
         this.services = services;
         this.jobs = system.systemActorOf(JobsBehavior.supervised(settings, services.aeronDirectory(),
-            services.parts(), services::jobObserver),
+            services.parts(), services),
             "jobs", Props.empty());
     }
 

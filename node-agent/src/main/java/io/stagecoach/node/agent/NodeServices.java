@@ -1,11 +1,15 @@
 package io.stagecoach.node.agent;
 
+import java.io.IOException;
 import java.nio.file.Path;
 
 import io.stagecoach.node.dashboard.DashboardContext;
 import io.stagecoach.node.dashboard.DashboardJobObserver;
 import io.stagecoach.node.dashboard.DashboardJobs;
 import io.stagecoach.node.dashboard.DashboardServer;
+import io.stagecoach.node.dashboard.DashboardToken;
+import io.stagecoach.node.dashboard.JobTrace;
+import io.stagecoach.node.jobs.JobDashboard;
 import io.stagecoach.node.jobs.NodeParts;
 import io.stagecoach.node.launch.JobObserver;
 import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
@@ -16,9 +20,11 @@ import org.slf4j.LoggerFactory;
 /**
  * What an agent runs for the jobs of its node: the node's Aeron media driver, one for every job as Aeron deployments
  * run it, in a private folder of its own (in {@code /dev/shm} where it can be), the parts of jobs running here and,
- * where {@code dashboard.port} is set, the live dashboard of those jobs' ranks on the loopback address.
+ * where {@code dashboard.port} is set, the live dashboard: of every job submitted here, all its nodes' ranks, and of
+ * the ranks running here of a job whose agent serves none. On loopback by default; on another address
+ * ({@code dashboard.address}) it asks for the token of {@code dashboard.token-file}.
  */
-final class NodeServices implements AutoCloseable
+final class NodeServices implements AutoCloseable, JobDashboard
 {
     private static final Logger LOG = LoggerFactory.getLogger(NodeServices.class);
 
@@ -26,7 +32,7 @@ final class NodeServices implements AutoCloseable
     private final EmbeddedMediaDriver driver;
     private final NodeParts parts = new NodeParts();
     private final DashboardJobs dashboardJobs = new DashboardJobs();
-    private final DashboardContext dashboardContext = new DashboardContext().address("127.0.0.1");
+    private final DashboardContext dashboardContext = new DashboardContext();
     private DashboardServer dashboard;
 
     private NodeServices(final JobFolder folder, final EmbeddedMediaDriver driver)
@@ -44,7 +50,7 @@ final class NodeServices implements AutoCloseable
             final EmbeddedMediaDriver driver = EmbeddedMediaDriver.launch(folder.aeronDirectory());
             LOG.info("the node's Aeron media driver runs in {}", folder.aeronDirectory());
             services = new NodeServices(folder, driver);
-            services.startDashboard(settings.dashboardPort());
+            services.startDashboard(settings.dashboard());
             return services;
         }
         catch (final RuntimeException ex)
@@ -61,25 +67,47 @@ final class NodeServices implements AutoCloseable
         }
     }
 
-    private void startDashboard(final int port)
+    private void startDashboard(final DashboardSettings settings)
     {
-        if (port < 0)
+        if (!settings.enabled())
         {
             return;
         }
         if (!DashboardServer.available())
         {
-            LOG.warn("dashboard.port = {}, but Pekko HTTP is not on the class path: no dashboard", port);
+            LOG.warn("dashboard.port = {}, but Pekko HTTP is not on the class path: no dashboard", settings.port());
             return;
         }
-        dashboard = DashboardServer.start(dashboardContext.port(port), dashboardJobs);
-        LOG.info("the live dashboard of the jobs running here is at {}", dashboard.url());
+        dashboardContext.address(settings.address()).port(settings.port());
+        if (null != settings.tokenFile())
+        {
+            try
+            {
+                dashboardContext.token(
+                    DashboardToken.read(settings.tokenFile(), "stagecoach.agent.dashboard.token-file"));
+            }
+            catch (final IOException ex)
+            {
+                throw new AgentConfigException(ex.getMessage(), ex);
+            }
+        }
+        dashboard = DashboardServer.start(dashboardContext, dashboardJobs);
+        LOG.info("the live dashboard of the jobs submitted here and of the ranks running here is at {}{}",
+            dashboard.url(), dashboardContext.isLoopbackOnly() ? "" : " (the page asks for the token)");
     }
 
-    /**
-     * @return what a launcher of this node's ranks of a job tells its start and end to: the dashboard, or nothing.
-     */
-    JobObserver jobObserver()
+    public JobTrace show(final String jobId, final String program, final int size)
+    {
+        if (null == dashboard)
+        {
+            return null;
+        }
+        final JobTrace trace = new JobTrace(jobId, program, size, dashboardContext);
+        dashboardJobs.add(trace);
+        return trace;
+    }
+
+    public JobObserver partObserver()
     {
         return null == dashboard ? JobObserver.NONE : new DashboardJobObserver(dashboardJobs, dashboardContext);
     }

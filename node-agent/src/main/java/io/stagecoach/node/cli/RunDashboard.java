@@ -4,17 +4,15 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.HexFormat;
 
 import io.stagecoach.node.dashboard.DashboardContext;
 import io.stagecoach.node.dashboard.DashboardJobObserver;
 import io.stagecoach.node.dashboard.DashboardJobs;
 import io.stagecoach.node.dashboard.DashboardServer;
+import io.stagecoach.node.dashboard.DashboardToken;
 import io.stagecoach.node.launch.JobObserver;
 import io.stagecoach.protocol.host.PrivateDirectory;
 
@@ -69,16 +67,16 @@ final class RunDashboard implements AutoCloseable
     {
         final DashboardContext context = new DashboardContext().address(address).port(port);
         Path tokenFolder = null;
-        if (!isLoopback(context))
+        if (!isLoopback(address))
         {
             final String file = System.getenv(TOKEN_FILE_VARIABLE);
             if (null != file && !file.isBlank())
             {
-                context.token(readToken(Path.of(file)));
+                context.token(DashboardToken.read(Path.of(file), TOKEN_FILE_VARIABLE));
             }
             else
             {
-                final String token = newToken();
+                final String token = DashboardToken.random();
                 tokenFolder = Files.createTempDirectory("stagecoach-dashboard-",
                     PosixFilePermissions.asFileAttribute(PrivateDirectory.DIRECTORY_MODE));
                 final Path tokenFile = tokenFolder.resolve("token");
@@ -149,43 +147,15 @@ final class RunDashboard implements AutoCloseable
         }
     }
 
-    private static boolean isLoopback(final DashboardContext context)
+    private static boolean isLoopback(final String address)
     {
         try
         {
-            return new DashboardContext().address(context.address()).conclude().isLoopbackOnly();
+            return DashboardContext.isLoopback(address);
         }
         catch (final IllegalArgumentException ex)
         {
             return false;
         }
-    }
-
-    private static String readToken(final Path file) throws IOException
-    {
-        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS))
-        {
-            throw new IOException(TOKEN_FILE_VARIABLE + "=" + file + " is not a regular file");
-        }
-        final String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS));
-        if (!mode.endsWith("------"))
-        {
-            throw new IOException(TOKEN_FILE_VARIABLE + "=" + file + " may be read by others (mode " + mode +
-                "): make it 0600");
-        }
-        final String token = Files.readString(file, StandardCharsets.UTF_8).strip();
-        if (token.length() < 16)
-        {
-            throw new IOException(TOKEN_FILE_VARIABLE + "=" + file + " holds " + token.length() + " characters, " +
-                "fewer than the 16 a token needs");
-        }
-        return token;
-    }
-
-    private static String newToken()
-    {
-        final byte[] random = new byte[24];
-        new SecureRandom().nextBytes(random);
-        return HexFormat.of().formatHex(random);
     }
 }

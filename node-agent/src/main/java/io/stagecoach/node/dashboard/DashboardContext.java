@@ -287,7 +287,12 @@ public final class DashboardContext
         }
     }
 
-    private static boolean isLoopback(final String address)
+    /**
+     * @param address an IP address or a host name.
+     * @return whether every address it names is a loopback address.
+     * @throws IllegalArgumentException naming it where it does not resolve.
+     */
+    public static boolean isLoopback(final String address)
     {
         try
         {

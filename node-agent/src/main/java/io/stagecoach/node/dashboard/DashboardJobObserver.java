@@ -39,6 +39,22 @@ public final class DashboardJobObserver implements JobObserver
         final String jobId, final String mainClass, final int size, final Path jobFolder,
         final BiConsumer<String, String> environment)
     {
+        final Path folder = createLiveFolder(jobFolder, environment);
+        final JobTrace trace = new JobTrace(jobId, mainClass, size, context);
+        jobs.add(trace);
+        collector = LiveTraceCollector.start(folder, jobId, trace);
+    }
+
+    /**
+     * Makes the live folder in a job's private folder and tells the job's ranks to publish their records there.
+     *
+     * @param jobFolder   the job's private folder.
+     * @param environment takes the ranks' variable.
+     * @return the folder.
+     * @throws LaunchException naming the folder where it cannot be made.
+     */
+    public static Path createLiveFolder(final Path jobFolder, final BiConsumer<String, String> environment)
+    {
         final Path folder = jobFolder.resolve(FOLDER);
         try
         {
@@ -50,9 +66,7 @@ public final class DashboardJobObserver implements JobObserver
             throw new LaunchException("could not create the live trace folder " + folder + ": " + ex, ex);
         }
         environment.accept(StageTraceContext.LIVE_DIRECTORY_VARIABLE, folder.toString());
-        final JobTrace trace = new JobTrace(jobId, mainClass, size, context);
-        jobs.add(trace);
-        collector = LiveTraceCollector.start(folder, trace);
+        return folder;
     }
 
     public void ranksEnded()

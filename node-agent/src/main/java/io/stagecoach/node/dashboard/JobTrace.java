@@ -8,12 +8,12 @@ import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import io.stagecoach.pipeline.trace.ChromeTraceExport;
 import io.stagecoach.pipeline.trace.Stage;
 import io.stagecoach.pipeline.trace.StageRecord;
 import io.stagecoach.pipeline.trace.StageRecordArray;
-import io.stagecoach.pipeline.trace.StageRecordHandler;
 import io.stagecoach.pipeline.trace.TracedPath;
 import io.stagecoach.pipeline.trace.TransferRecord;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -29,7 +29,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * Told of records by one thread (a {@link LiveTraceCollector}); read by the server's threads. Every method holds the
  * trace's lock briefly.
  */
-public final class JobTrace implements StageRecordHandler
+public final class JobTrace implements LiveTraceSink
 {
     private static final long SAMPLE_PERIOD_NS = 200_000_000L;
     private static final int MAX_FLIGHT_ROWS = 12;
@@ -63,6 +63,7 @@ public final class JobTrace implements StageRecordHandler
     private final ArrayDeque<Flight> flightPool = new ArrayDeque<>();
     private final long[] endedByPath = new long[TracedPath.COUNT];
     private final Map<Integer, Long> droppedByRank = new LinkedHashMap<>();
+    private Map<Integer, String> rankNodes = Map.of();
 
     private long originNs = Long.MIN_VALUE;
     private long records;
@@ -191,10 +192,17 @@ public final class JobTrace implements StageRecordHandler
     }
 
     /**
-     * Notes the records a rank dropped because its live ring was full.
+     * Names the node of each rank, for a job across nodes; shown beside the ranks.
      *
-     * @param rank    the rank.
-     * @param dropped its count so far.
+     * @param rankNodes each rank's node.
+     */
+    public synchronized void rankNodes(final Map<Integer, String> rankNodes)
+    {
+        this.rankNodes = Map.copyOf(rankNodes);
+    }
+
+    /**
+     * {@inheritDoc}
      */
     public synchronized void droppedByRank(final int rank, final long dropped)
     {
@@ -255,6 +263,7 @@ public final class JobTrace implements StageRecordHandler
         final long skipped = appendBars(json, afterBar);
         json.append(",\"barSeq\":").append(barSequence);
         appendLanes(json);
+        appendNodes(json);
         appendStages(json);
         appendLinks(json, nowNs);
         appendFlights(json, nowNs);
@@ -405,6 +414,19 @@ public final class JobTrace implements StageRecordHandler
         }
         json.append(']');
         return first - Math.max(0, afterBar);
+    }
+
+    private void appendNodes(final StringBuilder json)
+    {
+        json.append(",\"nodes\":{");
+        boolean first = true;
+        for (final Map.Entry<Integer, String> entry : new TreeMap<>(rankNodes).entrySet())
+        {
+            json.append(first ? "\"" : ",\"").append(entry.getKey()).append("\":");
+            Json.appendString(json, entry.getValue());
+            first = false;
+        }
+        json.append('}');
     }
 
     private void appendLanes(final StringBuilder json)

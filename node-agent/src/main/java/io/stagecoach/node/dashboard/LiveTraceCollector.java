@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the live trace files of a job's ranks on this node ({@code rank-<rank>.stagelive} in a live folder) into a
- * {@link JobTrace} while the job runs: a daemon thread that looks for new files every half second and takes what
- * each ring holds every few milliseconds. A node agent hosts one per job as the launcher does.
+ * {@link LiveTraceSink} while the job runs: a daemon thread that looks for new files every half second and takes what
+ * each ring holds every few milliseconds. The launcher's dashboard reads into the job's {@link JobTrace}; a node agent
+ * reads into the trace of the job on its dashboard, or forwards to the agent that runs the job.
  */
 public final class LiveTraceCollector implements AutoCloseable
 {
@@ -44,39 +45,42 @@ public final class LiveTraceCollector implements AutoCloseable
 
     /**
      * @param folder the job's live folder, private to this user.
-     * @param trace  told of every record.
+     * @param jobId  the job's id, for the thread's name and the log.
+     * @param sink   told of every record, then of the end.
      * @return the running collector, to be closed once the job's ranks have ended.
      */
-    public static LiveTraceCollector start(final Path folder, final JobTrace trace)
+    public static LiveTraceCollector start(final Path folder, final String jobId, final LiveTraceSink sink)
     {
-        final ReadAgent agent = new ReadAgent(folder, trace);
+        final ReadAgent agent = new ReadAgent(folder, jobId, sink);
         final AgentRunner runner = new AgentRunner(new SleepingIdleStrategy(IDLE_NS),
-            error -> LOG.warn("live trace of job {}: {}", trace.jobId(), error.toString()), null, agent);
+            error -> LOG.warn("live trace of job {}: {}", jobId, error.toString()), null, agent);
         AgentRunner.startOnThread(runner, DaemonThreads.factory(agent.roleName()));
         return new LiveTraceCollector(agent, runner);
     }
 
     /**
-     * Takes what the rings still hold, unmaps them and marks the job ended. Call before the live folder goes.
+     * Takes what the rings still hold, unmaps them and tells the sink the end. Call before the live folder goes.
      */
     public void close()
     {
         CloseHelper.close(runner);
-        agent.trace.end();
+        agent.sink.end();
     }
 
     private static final class ReadAgent implements Agent
     {
         private final Path folder;
-        private final JobTrace trace;
+        private final String jobId;
+        private final LiveTraceSink sink;
         private final List<LiveTraceReader> readers = new ArrayList<>();
         private final Set<Path> seen = new HashSet<>();
         private long lastScanNs = System.nanoTime() - SCAN_NS;
 
-        ReadAgent(final Path folder, final JobTrace trace)
+        ReadAgent(final Path folder, final String jobId, final LiveTraceSink sink)
         {
             this.folder = folder;
-            this.trace = trace;
+            this.jobId = jobId;
+            this.sink = sink;
         }
 
         public int doWork() throws IOException
@@ -90,9 +94,10 @@ public final class LiveTraceCollector implements AutoCloseable
             int work = 0;
             for (final LiveTraceReader reader : readers)
             {
-                work += reader.read(trace, BATCH_RECORDS);
-                trace.droppedByRank(reader.rank(), reader.droppedRecords());
+                work += reader.read(sink, BATCH_RECORDS);
+                sink.droppedByRank(reader.rank(), reader.droppedRecords());
             }
+            sink.flush();
             return work;
         }
 
@@ -103,15 +108,16 @@ public final class LiveTraceCollector implements AutoCloseable
                 scan();
                 for (final LiveTraceReader reader : readers)
                 {
-                    while (reader.read(trace, BATCH_RECORDS) > 0)
+                    while (reader.read(sink, BATCH_RECORDS) > 0)
                     {
-                        trace.droppedByRank(reader.rank(), reader.droppedRecords());
+                        sink.droppedByRank(reader.rank(), reader.droppedRecords());
                     }
                 }
+                sink.flush();
             }
             catch (final IOException ex)
             {
-                LOG.warn("live trace of job {}: {}", trace.jobId(), ex.toString());
+                LOG.warn("live trace of job {}: {}", jobId, ex.toString());
             }
             readers.forEach(CloseHelper::quietClose);
             readers.clear();
@@ -119,7 +125,7 @@ public final class LiveTraceCollector implements AutoCloseable
 
         public String roleName()
         {
-            return "stagecoach-dashboard-" + trace.jobId();
+            return "stagecoach-dashboard-" + jobId;
         }
 
         private void scan() throws IOException
@@ -155,7 +161,7 @@ public final class LiveTraceCollector implements AutoCloseable
             catch (final IOException ex)
             {
                 seen.add(file);
-                LOG.warn("live trace of job {}: left out {}", trace.jobId(), ex.getMessage());
+                LOG.warn("live trace of job {}: left out {}", jobId, ex.getMessage());
             }
         }
     }

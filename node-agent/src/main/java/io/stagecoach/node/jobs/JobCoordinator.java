@@ -43,19 +43,22 @@ final class JobCoordinator
     private final String jobId;
     private final ControlStream client;
     private final RendezvousServer rendezvous;
+    private final ActorRef<JobTraceMerge.Command> trace;
     private final Map<String, NodeOfJob> nodes = new LinkedHashMap<>();
     private final Map<String, Integer> ended = new HashMap<>();
     private String failure;
     private boolean ending;
 
     private JobCoordinator(final ActorContext<Command> context, final TimerScheduler<Command> timers,
-        final String jobId, final ControlStream client, final RendezvousServer rendezvous, final List<NodeOfJob> nodes)
+        final String jobId, final ControlStream client, final RendezvousServer rendezvous, final List<NodeOfJob> nodes,
+        final ActorRef<JobTraceMerge.Command> trace)
     {
         this.context = context;
         this.timers = timers;
         this.jobId = jobId;
         this.client = client;
         this.rendezvous = rendezvous;
+        this.trace = trace;
         nodes.forEach(node -> this.nodes.put(node.name(), node));
     }
 
@@ -65,10 +68,11 @@ final class JobCoordinator
      * @param nodes   the nodes that run its ranks.
      * @param bind    the address this agent is reached at, where the rendezvous service listens.
      * @param client  the submitter.
+     * @param trace   where the parts send their live trace, or null for nowhere.
      * @return the behavior, which stops once every node's part has ended.
      */
     static Behavior<Command> create(final String jobId, final JobRequest request, final List<NodeOfJob> nodes,
-        final InetAddress bind, final ControlStream client)
+        final InetAddress bind, final ControlStream client, final ActorRef<JobTraceMerge.Command> trace)
     {
         return Behaviors.setup(context -> Behaviors.withTimers(timers ->
         {
@@ -86,7 +90,7 @@ final class JobCoordinator
                 return Behaviors.stopped();
             }
             final JobCoordinator coordinator =
-                new JobCoordinator(context, timers, jobId, client, rendezvous, nodes);
+                new JobCoordinator(context, timers, jobId, client, rendezvous, nodes, trace);
             coordinator.start(request);
             return coordinator.behavior();
         }));
@@ -106,7 +110,7 @@ final class JobCoordinator
         for (final NodeOfJob node : nodes.values())
         {
             node.agent().tell(new JobsBehavior.StartPart(jobId, context.getSelf(), request, node.ranks(),
-                rendezvous.rendezvousAddress(), rendezvous.secretText()));
+                rendezvous.rendezvousAddress(), rendezvous.secretText(), trace));
         }
         LOG.info("job {}: {} ranks of {} on {}", jobId, request.size(), request.program(), nodes.keySet());
     }

@@ -25,6 +25,10 @@ public final class JobMessageSerializer extends SerializerWithStringManifest
     private static final String OUTPUT = "out";
     private static final String EXITED = "exited";
     private static final String ENDED = "ended";
+    private static final String TRACE = "trace";
+    private static final String TRACE_ACK = "trace-ack";
+    private static final int MAX_TRACE_BYTES = PartTraceForwarder.BATCH_RECORDS * JobTraceMerge.ENTRY_LENGTH;
+    private static final int MAX_TRACE_RANKS = 1 << 16;
 
     private final ExtendedActorSystem system;
     private volatile ActorRefResolver resolver;
@@ -63,6 +67,14 @@ public final class JobMessageSerializer extends SerializerWithStringManifest
         if (message instanceof JobCoordinator.PartEnded)
         {
             return ENDED;
+        }
+        if (message instanceof JobTraceMerge.PartTrace)
+        {
+            return TRACE;
+        }
+        if (message instanceof JobTraceMerge.TraceAck)
+        {
+            return TRACE_ACK;
         }
         throw new IllegalArgumentException("not a job message: " + message.getClass().getName());
     }
@@ -103,6 +115,7 @@ public final class JobMessageSerializer extends SerializerWithStringManifest
             Codec.writeRanks(out, start.ranks());
             Codec.writeString(out, start.rendezvous());
             Codec.writeString(out, start.secret());
+            Codec.writeString(out, null == start.trace() ? "" : resolver().toSerializationFormat(start.trace()));
         }
         else if (message instanceof JobsBehavior.EndPart end)
         {
@@ -128,6 +141,26 @@ public final class JobMessageSerializer extends SerializerWithStringManifest
             out.writeInt(ended.status());
             Codec.writeString(out, ended.message());
         }
+        else if (message instanceof JobTraceMerge.PartTrace trace)
+        {
+            Codec.writeString(out, trace.node());
+            out.writeLong(trace.sequence());
+            out.writeLong(trace.epochOffsetNs());
+            out.writeInt(trace.records().length);
+            out.write(trace.records());
+            out.writeInt(trace.droppedRanks().length);
+            for (int i = 0; i < trace.droppedRanks().length; i++)
+            {
+                out.writeInt(trace.droppedRanks()[i]);
+                out.writeLong(trace.dropped()[i]);
+            }
+            out.writeBoolean(trace.last());
+            Codec.writeString(out, resolver().toSerializationFormat(trace.replyTo()));
+        }
+        else if (message instanceof JobTraceMerge.TraceAck ack)
+        {
+            out.writeLong(ack.sequence());
+        }
         else
         {
             throw new IllegalArgumentException("not a job message: " + message.getClass().getName());
@@ -141,8 +174,13 @@ public final class JobMessageSerializer extends SerializerWithStringManifest
             case START:
                 final String jobId = Codec.readString(in);
                 final ActorRef<JobCoordinator.Command> coordinator = resolver().resolveActorRef(Codec.readString(in));
-                return new JobsBehavior.StartPart(jobId, coordinator, JobRequest.read(in), Codec.readRanks(in),
-                    Codec.readString(in), Codec.readString(in));
+                final JobRequest request = JobRequest.read(in);
+                final int[] ranks = Codec.readRanks(in);
+                final String rendezvous = Codec.readString(in);
+                final String secret = Codec.readString(in);
+                final String trace = Codec.readString(in);
+                return new JobsBehavior.StartPart(jobId, coordinator, request, ranks, rendezvous, secret,
+                    trace.isEmpty() ? null : resolver().resolveActorRef(trace));
             case END:
                 return new JobsBehavior.EndPart(Codec.readString(in), Codec.readString(in));
             case OUTPUT:
@@ -152,9 +190,46 @@ public final class JobMessageSerializer extends SerializerWithStringManifest
                     Codec.readString(in));
             case ENDED:
                 return new JobCoordinator.PartEnded(Codec.readString(in), in.readInt(), Codec.readString(in));
+            case TRACE:
+                return readTrace(in);
+            case TRACE_ACK:
+                return new JobTraceMerge.TraceAck(in.readLong());
             default:
                 throw new IOException("unknown manifest '" + manifest + "'");
         }
+    }
+
+    private JobTraceMerge.PartTrace readTrace(final DataInputStream in) throws IOException
+    {
+        final String node = Codec.readString(in);
+        final long sequence = in.readLong();
+        final long epochOffsetNs = in.readLong();
+        final int length = in.readInt();
+        if (length < 0 || length > MAX_TRACE_BYTES || length % JobTraceMerge.ENTRY_LENGTH != 0)
+        {
+            throw new IOException("a trace batch of " + length + " bytes (at most " + MAX_TRACE_BYTES + ", whole " +
+                "records of " + JobTraceMerge.ENTRY_LENGTH + ")");
+        }
+        final byte[] records = in.readNBytes(length);
+        if (records.length != length)
+        {
+            throw new IOException("a trace batch cut short at " + records.length + " of " + length + " bytes");
+        }
+        final int count = in.readInt();
+        if (count < 0 || count > MAX_TRACE_RANKS)
+        {
+            throw new IOException("dropped counts of " + count + " ranks (at most " + MAX_TRACE_RANKS + ")");
+        }
+        final int[] ranks = new int[count];
+        final long[] dropped = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            ranks[i] = in.readInt();
+            dropped[i] = in.readLong();
+        }
+        final boolean last = in.readBoolean();
+        final ActorRef<JobTraceMerge.TraceAck> replyTo = resolver().resolveActorRef(Codec.readString(in));
+        return new JobTraceMerge.PartTrace(node, sequence, epochOffsetNs, records, ranks, dropped, last, replyTo);
     }
 
     private ActorRefResolver resolver()

@@ -14,13 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Supplier;
 
 import io.stagecoach.node.agent.AgentSettings;
 import io.stagecoach.node.agent.ControlStream;
 import io.stagecoach.node.agent.JobSettings;
 import io.stagecoach.node.agent.Json;
 import io.stagecoach.node.agent.MemberView;
+import io.stagecoach.node.dashboard.JobTrace;
 import io.stagecoach.node.launch.JobObserver;
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 import org.apache.pekko.actor.Address;
@@ -60,7 +60,7 @@ public final class JobsBehavior
     private final AgentSettings settings;
     private final Path aeronDirectory;
     private final NodeParts parts;
-    private final Supplier<JobObserver> observers;
+    private final JobDashboard dashboard;
     private final Set<ActorRef<Command>> agents = new HashSet<>();
     private final Map<String, Submitted> submitted = new LinkedHashMap<>();
     private final Map<String, Integer> portBlocks = new HashMap<>();
@@ -69,24 +69,24 @@ public final class JobsBehavior
     private int jobCount;
 
     private JobsBehavior(final ActorContext<Command> context, final AgentSettings settings, final Path aeronDirectory,
-        final NodeParts parts, final Supplier<JobObserver> observers)
+        final NodeParts parts, final JobDashboard dashboard)
     {
         this.context = context;
         this.settings = settings;
         this.aeronDirectory = aeronDirectory;
         this.parts = parts;
-        this.observers = observers;
+        this.dashboard = dashboard;
     }
 
     /**
      * @param settings       the agent's settings.
      * @param aeronDirectory the node's media driver.
      * @param parts          where this node's running parts are kept, for the agent to end them when it stops.
-     * @param observers      gives each part what watches it (the node's dashboard), or {@link JobObserver#NONE}.
+     * @param dashboard      the node's live dashboard, or {@link JobDashboard#NONE}.
      * @return the behavior.
      */
     public static Behavior<Command> create(final AgentSettings settings, final Path aeronDirectory,
-        final NodeParts parts, final Supplier<JobObserver> observers)
+        final NodeParts parts, final JobDashboard dashboard)
     {
         return Behaviors.setup(context ->
         {
@@ -94,7 +94,7 @@ public final class JobsBehavior
             final ActorRef<Receptionist.Listing> listings =
                 context.messageAdapter(Receptionist.Listing.class, ListingChanged::new);
             context.getSystem().receptionist().tell(Receptionist.subscribe(KEY, listings));
-            return new JobsBehavior(context, settings, aeronDirectory, parts, observers).behavior();
+            return new JobsBehavior(context, settings, aeronDirectory, parts, dashboard).behavior();
         });
     }
 
@@ -102,14 +102,14 @@ public final class JobsBehavior
      * @param settings       the agent's settings.
      * @param aeronDirectory the node's media driver.
      * @param parts          where this node's running parts are kept.
-     * @param observers      gives each part what watches it.
+     * @param dashboard      the node's live dashboard, or {@link JobDashboard#NONE}.
      * @return {@link #create} kept running through a failure of one message's handling, which is logged: the jobs
      * running here and the ranks' ports stay known.
      */
     public static Behavior<Command> supervised(final AgentSettings settings, final Path aeronDirectory,
-        final NodeParts parts, final Supplier<JobObserver> observers)
+        final NodeParts parts, final JobDashboard dashboard)
     {
-        return Behaviors.supervise(create(settings, aeronDirectory, parts, observers))
+        return Behaviors.supervise(create(settings, aeronDirectory, parts, dashboard))
             .onFailure(SupervisorStrategy.resume());
     }
 
@@ -180,10 +180,36 @@ public final class JobsBehavior
             return Behaviors.same();
         }
         final ActorRef<JobCoordinator.Command> coordinator = context.spawn(
-            JobCoordinator.create(jobId, request, nodes, bind, submit.client()), "job-" + jobId);
+            JobCoordinator.create(jobId, request, nodes, bind, submit.client(), showTrace(jobId, request, nodes)),
+            "job-" + jobId);
         context.watchWith(coordinator, new CoordinatorGone(jobId));
         submitted.put(jobId, new Submitted(jobId, request, nodes, coordinator, System.currentTimeMillis()));
         return Behaviors.same();
+    }
+
+    /**
+     * @return the merge of the job's trace on this node's dashboard, or null where it serves none.
+     */
+    private ActorRef<JobTraceMerge.Command> showTrace(
+        final String jobId, final JobRequest request, final List<NodeOfJob> nodes)
+    {
+        final JobTrace trace = dashboard.show(jobId, request.program(), request.size());
+        if (null == trace)
+        {
+            return null;
+        }
+        final Map<Integer, String> rankNodes = new HashMap<>();
+        final Set<String> names = new HashSet<>();
+        for (final NodeOfJob node : nodes)
+        {
+            names.add(node.name());
+            for (final int rank : node.ranks())
+            {
+                rankNodes.put(rank, node.name());
+            }
+        }
+        trace.rankNodes(rankNodes);
+        return context.spawn(JobTraceMerge.create(trace, names), "trace-" + jobId);
     }
 
     private List<NodeOfJob> nodesOf(final JobRequest request)
@@ -265,8 +291,10 @@ public final class JobsBehavior
             context.watchWith(start.coordinator(), new CoordinatorGone(jobId));
         }
         final ActorRef<Command> self = context.getSelf();
-        final NodePart part = NodePart.start(start, settings.nodeName(), aeronDirectory, environment,
-            observers.get(), () -> self.tell(new PartFinished(jobId)));
+        final JobObserver observer = null == start.trace() ? dashboard.partObserver() :
+            new PartTraceForwarder(settings.nodeName(), start.trace(), context.getSystem().scheduler());
+        final NodePart part = NodePart.start(start, settings.nodeName(), aeronDirectory, environment, observer,
+            () -> self.tell(new PartFinished(jobId)));
         if (null != part)
         {
             parts.put(jobId, part);
@@ -414,9 +442,11 @@ public final class JobsBehavior
      * @param ranks       the ranks this node runs.
      * @param rendezvous  the job's rendezvous service, {@code host:port}.
      * @param secret      the job's secret.
+     * @param trace       where the part's live trace goes (the dashboard of the agent the job was submitted to), or
+     *                    null where that agent serves none.
      */
     record StartPart(String jobId, ActorRef<JobCoordinator.Command> coordinator, JobRequest request, int[] ranks,
-        String rendezvous, String secret) implements Command, JobMessage
+        String rendezvous, String secret, ActorRef<JobTraceMerge.Command> trace) implements Command, JobMessage
     {
     }
 

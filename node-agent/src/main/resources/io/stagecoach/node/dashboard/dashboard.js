@@ -72,13 +72,15 @@ function onFrame(frame) {
   state.dirty = true;
   $("status").textContent = `${frame.program}, ${frame.size} ranks, ${frame.state}; ` +
     `${frame.counters.records.toLocaleString()} stage events`;
+  const nodes = frame.nodes || {};
+  const rankText = (r) => nodes[r] === undefined ? `rank ${r}` : `rank ${r} (${nodes[r]})`;
   const lanesText = [];
   let rank = -1, names = [];
   for (const [r, s] of state.lanes) {
-    if (r !== rank) { if (names.length) lanesText.push(`rank ${rank}: ${names.join(", ")}`); rank = r; names = []; }
+    if (r !== rank) { if (names.length) lanesText.push(`${rankText(rank)}: ${names.join(", ")}`); rank = r; names = []; }
     names.push(state.stageNames[s]);
   }
-  if (names.length) lanesText.push(`rank ${rank}: ${names.join(", ")}`);
+  if (names.length) lanesText.push(`${rankText(rank)}: ${names.join(", ")}`);
   $("lanes").textContent = lanesText.length ? lanesText.join("; ") : "none yet";
   $("lanes").dataset.lanes = state.lanes.map(([r, s]) => `${r}:${state.stageNames[s]}`).join(" ");
   updateSampling(frame.counters);

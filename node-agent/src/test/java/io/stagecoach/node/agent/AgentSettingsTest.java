@@ -71,8 +71,10 @@ class AgentSettingsTest
         assertFalse(parse(VALID, 0).runsJobs(), "without the key on a network address");
         assertTrue(parse(VALID.replace("host = \"10.0.0.1\"", "host = \"127.0.0.1\""), 0).runsJobs(),
             "without the key on the loopback network");
-        assertEquals(new JobSettings(40100, "nvidia-cuda-mps-control", "keep-majority", 2000, -1), parse(VALID, 0).jobs());
-        assertEquals(new JobSettings(45000, "off", "keep-oldest", 5000, 8080), parse(VALID.replace("gpus = 4",
+        assertEquals(new JobSettings(40100, "nvidia-cuda-mps-control", "keep-majority", 2000, DashboardSettings.NONE),
+            parse(VALID, 0).jobs());
+        assertEquals(new JobSettings(45000, "off", "keep-oldest", 5000,
+            new DashboardSettings(8080, "127.0.0.1", null)), parse(VALID.replace("gpus = 4",
             "gpus = 4\n  ranks.udp-port-base = 45000\n  mps.control = off\n  downing { strategy = keep-oldest, " +
             "stable-after-ms = 5000 }\n  dashboard.port = 8080"), 0).jobs());
         assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  downing.strategy = auto-down"),
@@ -84,6 +86,22 @@ class AgentSettingsTest
         assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  tls.key-store = \"" + store + "\""),
             "stagecoach.agent.tls.password-file is missing: it must be given together with " +
             "stagecoach.agent.tls.key-store");
+    }
+
+    @Test
+    void shouldAskForATokenFileWhereTheDashboardListensOffLoopback()
+    {
+        assertEquals(new DashboardSettings(8080, "10.0.0.1", Path.of("/etc/stagecoach/dashboard.token")),
+            parse(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, address = \"10.0.0.1\", " +
+                "token-file = \"/etc/stagecoach/dashboard.token\" }"), 0).jobs().dashboard());
+        assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, address = \"10.0.0.1\" }"),
+            "stagecoach.agent.dashboard.token-file is missing: it must be given where dashboard.address (10.0.0.1) " +
+                "is not a loopback address");
+        assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, address = \"10.0.0.1\", " +
+            "token-file = \"dashboard.token\" }"),
+            "stagecoach.agent.dashboard.token-file = dashboard.token is refused: it must be an absolute path");
+        assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, address = \"no-such-host.invalid\" }"),
+            "stagecoach.agent.dashboard.address = no-such-host.invalid is refused: it must be an address that resolves");
     }
 
     @Test

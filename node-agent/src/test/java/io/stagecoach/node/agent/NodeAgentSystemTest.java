@@ -96,7 +96,7 @@ class NodeAgentSystemTest
     }
 
     /**
-     * An agent with {@code dashboard.port} serves the live dashboard of the jobs whose ranks it starts, on loopback.
+     * An agent with {@code dashboard.port} serves the live dashboard of the jobs submitted to it, on loopback.
      */
     @Test
     void shouldServeTheLiveDashboardOfTheJobsItRuns(@TempDir final Path temp) throws Exception
@@ -124,7 +124,8 @@ class NodeAgentSystemTest
                     .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
             assertEquals(200, jobs.statusCode(), jobs::body);
             assertTrue(jobs.body().contains("\"jobs\":[\"node-0-1-"), jobs::body);
-            assertTrue(read(log).contains("the live dashboard of the jobs running here is at http://127.0.0.1:" +
+            assertTrue(read(log).contains("the live dashboard of the jobs submitted here and of the ranks running here is at " +
+                "http://127.0.0.1:" +
                 ports[1]), () -> read(log));
         }
         finally

@@ -6,12 +6,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.stagecoach.benchmarks.omb.Bandwidth;
 import io.stagecoach.node.agent.ClusterStatus;
 import io.stagecoach.node.agent.ControlClient;
 import io.stagecoach.node.agent.StateFolder;
@@ -25,6 +30,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.json.Json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -45,6 +51,7 @@ final class AgentJobsSystemTest
 {
     private static final int NODES = 3;
     private static final int PORT = 25520;
+    private static final int DASHBOARD_PORT = 25580;
     private static final Pattern LOST = Pattern.compile("rank (\\d) lost rank (\\d): died: its node (\\S+)");
 
     @TempDir
@@ -54,6 +61,7 @@ final class AgentJobsSystemTest
     private static final List<Process> agents = new ArrayList<>();
     private static final Path[] logs = new Path[NODES];
     private static final Path[] states = new Path[NODES];
+    private static Path token;
 
     @BeforeAll
     static void startAgents() throws Exception
@@ -62,6 +70,9 @@ final class AgentJobsSystemTest
         TestNetwork.sweepLeftovers();
         network = TestNetwork.create(NODES);
         final String tls = clusterKey();
+        token = temp.resolve("dashboard.token");
+        Files.writeString(token, "token-" + System.nanoTime() + "-" + ProcessHandle.current().pid() + "\n");
+        Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
         for (int i = 0; i < NODES; i++)
         {
             states[i] = temp.resolve("state-" + i);
@@ -72,7 +83,8 @@ final class AgentJobsSystemTest
                 "  bind { host = \"" + network.address(i) + "\", port = " + PORT + " }\n" +
                 "  seeds = [\"" + network.address(0) + ":" + PORT + "\"]\n" +
                 "  state-dir = \"" + states[i] + "\"\n" +
-                "  gpus = 0\n" + tls +
+                "  gpus = 0\n" + tls + (i == 0 ? "  dashboard { port = " + DASHBOARD_PORT + ", address = \"" +
+                    network.address(0) + "\", token-file = \"" + token + "\" }\n" : "") +
                 "}\n");
             agents.add(start(network.inNode(i, agentCommand(config)), logs[i]));
         }
@@ -111,6 +123,43 @@ final class AgentJobsSystemTest
 
     @Test
     @Order(2)
+    void shouldShowTheRanksOfEveryNodeLiveOnTheDashboardOfTheAgentTheJobWasSubmittedTo() throws Exception
+    {
+        assertTrue(probe("api/jobs", false).startsWith("STATUS 401"), "the dashboard off loopback asks for the token");
+        final Set<String> before = jobsListed();
+        final Path out = temp.resolve("dashboard-job.out");
+        final Process job = start(network.inNode(0, runCommand("node-b:1,node-c:1", 2, Bandwidth.class.getName(),
+            "D", "D", "--min-size", "1048576", "--max-size", "1048576", "--iterations", "30", "--skip", "0",
+            "--warm-up", "0")), out);
+        try
+        {
+            final String jobId = awaitJob(before, job, out);
+            final Map<String, Object> live = awaitFrame(jobId, frame -> "running".equals(frame.get("state")) &&
+                lanes(frame).containsAll(Set.of("0:D2H", "0:WIRE", "1:H2D")), job, out);
+            assertEquals(Map.of("0", "node-b", "1", "node-c"), live.get("nodes"), live.toString());
+            assertTrue(job.waitFor(240, TimeUnit.SECONDS), () -> "the job did not end in 240 s:\n" + read(out));
+            assertEquals(0, job.exitValue(), read(out));
+            final Map<String, Object> ended = awaitFrame(jobId, frame -> "ended".equals(frame.get("state")), null, out);
+            final double nowUs = ((Number)ended.get("nowUs")).doubleValue();
+            for (final Object bar : (List<?>)ended.get("bars"))
+            {
+                final double startUs = ((Number)((List<?>)bar).get(4)).doubleValue();
+                assertTrue(startUs >= 0 && startUs <= nowUs, "bar " + bar + " outside the job's [0, " + nowUs + "] us");
+            }
+            final String export = probe("api/jobs/" + jobId + "/trace.json", true);
+            assertTrue(export.startsWith("STATUS 200"), export);
+            checkExport(export.substring(export.indexOf('\n') + 1));
+            System.out.println("dashboard of a job on node-b and node-c at node-a: lanes " + lanes(ended) +
+                ", counters " + ended.get("counters"));
+        }
+        finally
+        {
+            job.destroyForcibly();
+        }
+    }
+
+    @Test
+    @Order(3)
     void shouldDeliverTenThousandMessagesInOrderAndUnchangedAcrossALinkThatDropsFivePercent() throws Exception
     {
         TestNetwork.requireCommand("nft", "nftables");
@@ -139,7 +188,7 @@ final class AgentJobsSystemTest
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void shouldFailTheJobWithinFiveSecondsNamingTheNodeWhoseAgentDied() throws Exception
     {
         final Path out = temp.resolve("failing-job.out");
@@ -180,6 +229,109 @@ final class AgentJobsSystemTest
             Thread.sleep(100);
         }
         throw new AssertionError(node + " was not removed within " + seconds + " s: " + last);
+    }
+
+    private static Set<String> jobsListed() throws Exception
+    {
+        final String answer = probe("api/jobs", true);
+        assertTrue(answer.startsWith("STATUS 200"), answer);
+        final Set<String> jobs = new TreeSet<>();
+        final Matcher listed = Pattern.compile("\"([^\"]+)\"").matcher(answer.substring(answer.indexOf('[')));
+        while (listed.find())
+        {
+            jobs.add(listed.group(1));
+        }
+        return jobs;
+    }
+
+    private static String awaitJob(final Set<String> before, final Process job, final Path out) throws Exception
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        Set<String> listed = Set.of();
+        while (System.nanoTime() - deadlineNs < 0 && job.isAlive())
+        {
+            listed = jobsListed();
+            listed.removeAll(before);
+            if (!listed.isEmpty())
+            {
+                return listed.iterator().next();
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no new job on the dashboard besides " + before + "\n" + read(out));
+    }
+
+    private static Map<String, Object> awaitFrame(final String jobId, final Predicate<Map<String, Object>> wanted,
+        final Process job, final Path out) throws Exception
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        String last = "";
+        while (System.nanoTime() - deadlineNs < 0 && (null == job || job.isAlive()))
+        {
+            last = probe("api/jobs/" + jobId + "/events", true);
+            final String[] lines = last.split("\n", 2);
+            if (lines.length == 2 && "STATUS 200".equals(lines[0]))
+            {
+                final Map<String, Object> frame = new Json().toType(lines[1], Json.MAP_TYPE);
+                if (wanted.test(frame))
+                {
+                    return frame;
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no such update of job " + jobId + "; the last: " + last + "\n" + read(out));
+    }
+
+    private static Set<String> lanes(final Map<String, Object> frame)
+    {
+        final List<String> names = new ArrayList<>();
+        for (final Object name : (List<?>)frame.get("stageNames"))
+        {
+            names.add((String)name);
+        }
+        final Set<String> lanes = new TreeSet<>();
+        for (final Object lane : (List<?>)frame.get("lanes"))
+        {
+            final List<?> pair = (List<?>)lane;
+            lanes.add(((Number)pair.get(0)).intValue() + ":" + names.get(((Number)pair.get(1)).intValue()));
+        }
+        return lanes;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void checkExport(final String json)
+    {
+        final Map<String, Object> trace = new Json().toType(json, Json.MAP_TYPE);
+        final Set<String> processes = new HashSet<>();
+        final Set<String> slices = new HashSet<>();
+        for (final Map<String, Object> event : (List<Map<String, Object>>)trace.get("traceEvents"))
+        {
+            if ("process_name".equals(event.get("name")))
+            {
+                processes.add((String)((Map<String, Object>)event.get("args")).get("name"));
+            }
+            if ("X".equals(event.get("ph")))
+            {
+                slices.add(((Number)event.get("pid")).intValue() - 1 + ":" + event.get("name"));
+            }
+        }
+        assertTrue(processes.containsAll(Set.of("rank 0", "rank 1")), processes.toString());
+        assertTrue(slices.containsAll(Set.of("0:D2H", "0:WIRE", "1:H2D")), slices.toString());
+    }
+
+    /**
+     * @return what {@link DashboardProbe} read from node-a's dashboard, from inside node-a's namespace.
+     */
+    private static String probe(final String path, final boolean withToken) throws Exception
+    {
+        final List<String> command = java();
+        command.addAll(List.of(DashboardProbe.class.getName(),
+            "http://" + network.address(0) + ":" + DASHBOARD_PORT + "/" + path, withToken ? token.toString() : "-"));
+        final Process process = new ProcessBuilder(network.inNode(0, command)).redirectErrorStream(true).start();
+        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the probe did not end");
+        return output.strip();
     }
 
     private static void assertNoRanksLeft(final int node) throws Exception

@@ -133,6 +133,25 @@ public final class StageRecord
         to.putBytes(offset, buffer, this.offset, LENGTH);
     }
 
+    /**
+     * Moves a record's times to another clock: adds {@code deltaNs} to its start and to its end where it has one (a
+     * transfer record in flight has none). Stage and transfer records keep their times at the same places, so it
+     * serves both; for records of another node, whose {@link System#nanoTime()} counts from another origin.
+     *
+     * @param buffer  holding the record.
+     * @param offset  of the record in it.
+     * @param deltaNs added to its times.
+     */
+    public static void shiftClock(final MutableDirectBuffer buffer, final int offset, final long deltaNs)
+    {
+        buffer.putLong(offset + START_NS_OFFSET, buffer.getLong(offset + START_NS_OFFSET, ORDER) + deltaNs, ORDER);
+        final long endNs = buffer.getLong(offset + END_NS_OFFSET, ORDER);
+        if (0 != endNs)
+        {
+            buffer.putLong(offset + END_NS_OFFSET, endNs + deltaNs, ORDER);
+        }
+    }
+
     DirectBuffer buffer()
     {
         return buffer;

@@ -139,6 +139,17 @@ public final class TransferRecord
         return (flags() & FAILED) != 0;
     }
 
+    /**
+     * Copies the record's 48 bytes, for a handler that keeps it past its call or sends it on.
+     *
+     * @param to     where the copy goes.
+     * @param offset of the copy in it.
+     */
+    public void copyTo(final MutableDirectBuffer to, final int offset)
+    {
+        to.putBytes(offset, buffer, this.offset, LENGTH);
+    }
+
     public String toString()
     {
         return "TransferRecord{rank=" + rank() + ", transfer=" + transferId() + ", peer=" + peer() + ", path=" +

@@ -1,0 +1,238 @@
+package io.stagecoach.node.jobs;
+
+import java.io.NotSerializableException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.stagecoach.node.dashboard.DashboardContext;
+import io.stagecoach.node.dashboard.JobTrace;
+import io.stagecoach.pipeline.trace.Stage;
+import io.stagecoach.pipeline.trace.StageRecord;
+import io.stagecoach.pipeline.trace.StageRecordHandler;
+import io.stagecoach.pipeline.trace.StageRing;
+import io.stagecoach.pipeline.trace.TracedPath;
+import io.stagecoach.pipeline.trace.TransferRecord;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.apache.pekko.actor.ExtendedActorSystem;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JobTraceMergeTest
+{
+    private static final long MIB = 1024 * 1024;
+
+    private final ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "merge-test");
+    private final StageRing ring0 = new StageRing(0, StageRing.MAX_CAPACITY_BYTES >> 6);
+    private final StageRing ring1 = new StageRing(1, StageRing.MAX_CAPACITY_BYTES >> 6);
+
+    @AfterEach
+    void stop() throws Exception
+    {
+        system.terminate();
+        system.getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void shouldShowTheRecordsOfEveryNodeAndEndTheTraceOnceEachSentItsLast() throws Exception
+    {
+        final JobTrace trace = new JobTrace("j1", "bw", 2, new DashboardContext());
+        trace.rankNodes(Map.of(0, "node-b", 1, "node-c"));
+        final ActorRef<JobTraceMerge.Command> merge =
+            system.systemActorOf(JobTraceMerge.create(trace, Set.of("node-b", "node-c")), "merge", Props.empty());
+        final PartTraceForwarder b = new PartTraceForwarder("node-b", merge, system.scheduler());
+        final PartTraceForwarder c = new PartTraceForwarder("node-c", merge, system.scheduler());
+        final long startNs = System.nanoTime();
+        ring0.transferBegun(5, 1, TracedPath.STAGED, false, 4 * MIB, 4, startNs);
+        for (int chunk = 0; chunk < PartTraceForwarder.BATCH_RECORDS + 100; chunk++)
+        {
+            ring0.record(5, chunk, Stage.WIRE, startNs + chunk * 1_000L, startNs + chunk * 1_000L + 900, MIB, 0);
+            ring1.record(9, chunk, Stage.H2D, startNs + chunk * 1_000L + 500, startNs + chunk * 1_000L + 950, MIB, 0);
+            if (chunk % 1_000 == 999)
+            {
+                drain(ring0, b);
+                drain(ring1, c);
+            }
+        }
+        drain(ring0, b);
+        drain(ring1, c);
+        b.droppedByRank(0, 7);
+        b.flush();
+        c.flush();
+
+        final String frame = trace.frame(0, System.nanoTime());
+        assertEquals(2 * (PartTraceForwarder.BATCH_RECORDS + 100), number(frame, "records"), frame);
+        assertEquals(1, number(frame, "transferRecords"), frame);
+        assertEquals(7, number(frame, "droppedByRanks"), frame);
+        assertTrue(frame.contains("\"lanes\":[[0," + Stage.WIRE.ordinal() + "],[1," + Stage.H2D.ordinal() + "]]"),
+            frame);
+        assertTrue(frame.contains("\"nodes\":{\"0\":\"node-b\",\"1\":\"node-c\"}"), frame);
+        assertTrue(frame.contains("\"state\":\"running\""), frame);
+
+        b.end();
+        Thread.sleep(100);
+        assertFalse(trace.hasEnded(), "node-c has not sent its last");
+        c.end();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!trace.hasEnded() && System.nanoTime() - deadlineNs < 0)
+        {
+            Thread.sleep(10);
+        }
+        assertTrue(trace.hasEnded(), "ended once both nodes sent their last batch");
+    }
+
+    @Test
+    void shouldMoveTheRecordsOfAnotherNodeOntoThisNodesClock() throws Exception
+    {
+        final JobTrace trace = new JobTrace("j2", "bw", 2, new DashboardContext());
+        final ActorRef<JobTraceMerge.Command> merge =
+            system.systemActorOf(JobTraceMerge.create(trace, Set.of("b", "c")), "merge", Props.empty());
+        final long startNs = System.nanoTime();
+        ring0.record(5, 0, Stage.WIRE, startNs, startNs + 1_000, MIB, 0);
+        ring1.record(9, 0, Stage.H2D, startNs, startNs + 1_000, MIB, 0);
+        final long offsetNs = JobTraceMerge.epochOffsetNs();
+        send(merge, "b", offsetNs, batchOf(ring0));
+        send(merge, "c", offsetNs + 5_000_000, batchOf(ring1));
+
+        final Matcher bars = Pattern.compile("\\[(\\d),\\d+,0,\\d+,([0-9.]+),").matcher(trace.frame(0,
+            System.nanoTime()));
+        final double[] startUs = new double[2];
+        while (bars.find())
+        {
+            startUs[Integer.parseInt(bars.group(1))] = Double.parseDouble(bars.group(2));
+        }
+        assertEquals(5_000, startUs[1] - startUs[0], 200, "node c's clock is 5 ms ahead of node b's");
+    }
+
+    @Test
+    void shouldSendNothingMoreButItsLastAfterABatchThatWasNotAcknowledged()
+    {
+        final ActorRef<JobTraceMerge.Command> deaf = system.systemActorOf(Behaviors.ignore(), "deaf", Props.empty());
+        final PartTraceForwarder forwarder = new PartTraceForwarder("b", deaf, system.scheduler());
+        ring0.record(5, 0, Stage.WIRE, 1_000, 2_000, MIB, 0);
+        drain(ring0, forwarder);
+        final long firstNs = System.nanoTime();
+        forwarder.flush();
+        final long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - firstNs);
+        assertTrue(waitedMs >= PartTraceForwarder.ACK_WAIT.toMillis() - 100, "waited " + waitedMs + " ms");
+        ring0.record(5, 1, Stage.WIRE, 3_000, 4_000, MIB, 0);
+        drain(ring0, forwarder);
+        final long secondNs = System.nanoTime();
+        forwarder.flush();
+        assertTrue(System.nanoTime() - secondNs < TimeUnit.MILLISECONDS.toNanos(500), "no second wait");
+    }
+
+    @Test
+    void shouldWriteAndReadEveryTraceMessageAndRefuseABatchOfBrokenRecords() throws Exception
+    {
+        final JobMessageSerializer serializer =
+            new JobMessageSerializer((ExtendedActorSystem)Adapter.toClassic(system));
+        final ActorRef<JobTraceMerge.TraceAck> replyTo =
+            system.systemActorOf(Behaviors.ignore(), "reply", Props.empty());
+        final byte[] records = new byte[2 * JobTraceMerge.ENTRY_LENGTH];
+        records[0] = JobTraceMerge.STAGE_RECORD;
+        records[JobTraceMerge.ENTRY_LENGTH] = JobTraceMerge.TRANSFER_RECORD;
+        records[7] = 42;
+        final JobTraceMerge.PartTrace batch = new JobTraceMerge.PartTrace("node-b", 3, -17, records,
+            new int[] { 0, 4 }, new long[] { 5, 6 }, true, replyTo);
+        final JobTraceMerge.PartTrace read = (JobTraceMerge.PartTrace)serializer.fromBinary(
+            serializer.toBinary(batch), serializer.manifest(batch));
+        assertEquals("node-b", read.node());
+        assertEquals(3, read.sequence());
+        assertEquals(-17, read.epochOffsetNs());
+        assertArrayEquals(records, read.records());
+        assertArrayEquals(new int[] { 0, 4 }, read.droppedRanks());
+        assertArrayEquals(new long[] { 5, 6 }, read.dropped());
+        assertTrue(read.last());
+        assertEquals(replyTo, read.replyTo());
+
+        final JobTraceMerge.TraceAck ack = new JobTraceMerge.TraceAck(3);
+        assertEquals(ack, serializer.fromBinary(serializer.toBinary(ack), serializer.manifest(ack)));
+
+        final JobTraceMerge.PartTrace broken = new JobTraceMerge.PartTrace("node-b", 4, 0, new byte[5], new int[0],
+            new long[0], false, replyTo);
+        final NotSerializableException refused = assertThrows(NotSerializableException.class,
+            () -> serializer.fromBinary(serializer.toBinary(broken), serializer.manifest(broken)));
+        assertTrue(refused.getMessage().contains("a trace batch of 5 bytes"), refused.getMessage());
+
+        final ActorRef<JobTraceMerge.Command> merge = system.systemActorOf(Behaviors.ignore(), "merge",
+            Props.empty());
+        final JobRequest request = new JobRequest(2, HostSlots.parseList("node-b:2"), "bw", List.of(), "",
+            List.of(), Map.of(), false, false, 0);
+        for (final ActorRef<JobTraceMerge.Command> to : java.util.Arrays.asList(merge, null))
+        {
+            final JobsBehavior.StartPart start = new JobsBehavior.StartPart("j", system.systemActorOf(
+                Behaviors.<JobCoordinator.Command>ignore(), "coordinator-" + (null == to), Props.empty()), request,
+                new int[] { 0, 1 }, "10.0.0.1:4000", "secret", to);
+            final JobsBehavior.StartPart startRead = (JobsBehavior.StartPart)serializer.fromBinary(
+                serializer.toBinary(start), serializer.manifest(start));
+            if (null == to)
+            {
+                assertNull(startRead.trace());
+            }
+            else
+            {
+                assertEquals(to, startRead.trace());
+            }
+        }
+    }
+
+    private void send(final ActorRef<JobTraceMerge.Command> merge, final String node, final long offsetNs,
+        final byte[] records) throws Exception
+    {
+        AskPattern.<JobTraceMerge.Command, JobTraceMerge.TraceAck>ask(merge, replyTo ->
+            new JobTraceMerge.PartTrace(node, 1, offsetNs, records, new int[0], new long[0], false, replyTo),
+            Duration.ofSeconds(5), system.scheduler()).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    private static byte[] batchOf(final StageRing ring)
+    {
+        final UnsafeBuffer batch = new UnsafeBuffer(new byte[JobTraceMerge.ENTRY_LENGTH]);
+        ring.drain(new StageRecordHandler()
+        {
+            public void onRecord(final StageRecord record)
+            {
+                batch.putByte(0, JobTraceMerge.STAGE_RECORD);
+                record.copyTo(batch, 1);
+            }
+
+            public void onTransfer(final TransferRecord record)
+            {
+                throw new AssertionError("no transfer records here");
+            }
+        }, 1);
+        return batch.byteArray();
+    }
+
+    private static void drain(final StageRing ring, final StageRecordHandler handler)
+    {
+        while (ring.drain(handler, 4096) > 0)
+        {
+            assertTrue(ring.size() >= 0);
+        }
+    }
+
+    private static long number(final String frame, final String name)
+    {
+        final Matcher matcher = Pattern.compile("\"" + name + "\":(\\d+)").matcher(frame);
+        assertTrue(matcher.find(), name + " in " + frame);
+        return Long.parseLong(matcher.group(1));
+    }
+}
