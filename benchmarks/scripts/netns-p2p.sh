@@ -9,8 +9,14 @@
 #   - the same bandwidths with 5% of the packets dropped each way on node b's side (nftables numgen random);
 #   - job start: stagecoach run -n 4 -H node-a:2,node-b:2 of a program that prints when main starts, from the
 #     command to the last rank in main, against the same four JVMs (java, options, class path) started by hand at
-#     once, two per namespace.
-# Goals: latency <= 1.5x raw Aeron UDP; bandwidth >= 70% of raw Aeron UDP; start overhead <= 300 ms.
+#     once, two per namespace;
+#   - the live dashboard's cost to a job across nodes (section dashboard): HaloRing, 8 ranks on a ring exchanging
+#     1 MiB device faces through the stage pipeline, node-a:4,node-b:4, submitted by turns to agent a (no dashboard
+#     anywhere) and to a third agent, node-c in namespace a, which runs no ranks and serves the dashboard
+#     (dashboard.port): both nodes' records go to it through the cluster; iterations per second; then agent c's
+#     resident memory (VmRSS, VmHWM) and the last update's counters of its page.
+# Goals: latency <= 1.5x raw Aeron UDP; bandwidth >= 70% of raw Aeron UDP; start overhead <= 300 ms; the dashboard
+# costs the job at most 3%.
 # Needs root (ip netns); installs nftables where nft is missing. Removes the namespaces, processes and files it made,
 # also when it fails.
 #
@@ -20,7 +26,8 @@
 #   STAGECOACH_RUN_OPTS (extra options of stagecoach run, e.g. "-cp DIR/benchmarks.jar" for an agent bundle, which
 #   has no benchmark programs), LOSS=5 (percent), START_RUNS=5, AERON_MESSAGES=100000 (round trips Ping times after 3 x 10000 of warm-up),
 #   BW_SECONDS=12 (how long the Aeron throughput samples run), LOSS_ITERATIONS=4 (bw iterations of 64 messages at
-#   loss), SECTIONS="latency bw loss start" (which measurements), MVN_ARGS="-o".
+#   loss), SECTIONS="latency bw loss start" (which measurements; "dashboard" too for the dashboard's cost), MVN_ARGS="-o",
+#   HALO_ITERATIONS=300 (the dashboard section's timed iterations, after 20).
 set -euo pipefail
 shopt -s nullglob
 
@@ -36,6 +43,7 @@ BW_SECONDS="${BW_SECONDS:-12}"
 LOSS_ITERATIONS="${LOSS_ITERATIONS:-4}"
 read -r -a run_opts <<< "${STAGECOACH_RUN_OPTS:-}"
 SECTIONS=" ${SECTIONS:-latency bw loss start} "
+wants() { [[ "${SECTIONS}" == *" $1 "* ]]; }
 [[ "$(id -u)" -eq 0 ]] || { echo "netns-p2p: needs root for network namespaces" >&2; exit 1; }
 umask 077
 mkdir -p "${out}"
@@ -100,15 +108,38 @@ CONF
     ip netns exec "${!ns_var}" "${STAGECOACH}" agent --config "${work}/${n}.conf" > "${out}/agent-${n}.log" 2>&1 &
     agents+=($!)
 done
+members=2
+if wants dashboard; then
+    cat > "${work}/c.conf" <<CONF
+stagecoach.agent {
+  node-name = node-c
+  bind { host = "${ip_a}", port = 25521 }
+  seeds = ["${ip_a}:25520"]
+  state-dir = "${work}/state-c"
+  gpus = 0
+  tls { key-store = "${work}/cluster.p12", password-file = "${work}/cluster.password" }
+  dashboard.port = 25580
+}
+CONF
+    ip netns exec "${ns_a}" "${STAGECOACH}" agent --config "${work}/c.conf" > "${out}/agent-c.log" 2>&1 &
+    agents+=($!)
+    members=3
+fi
 for _ in $(seq 120); do
     if "${STAGECOACH}" agent status --json --config "${work}/a.conf" 2>/dev/null | grep -o '"status":"Up"' | wc -l \
-        | grep -qx 2; then break; fi
+        | grep -qx "${members}"; then break; fi
     sleep 1
 done
 sleep 3
 
 run_job() {
     ip netns exec "${ns_a}" "${STAGECOACH}" run --agent-config "${work}/a.conf" --oversubscribe \
+        ${run_opts[@]+"${run_opts[@]}"} "$@"
+}
+
+# A job submitted to agent c, which serves the dashboard (on namespace a's loopback): its trace is merged there.
+run_job_at_c() {
+    ip netns exec "${ns_a}" "${STAGECOACH}" run --agent-config "${work}/c.conf" --oversubscribe \
         ${run_opts[@]+"${run_opts[@]}"} "$@"
 }
 
@@ -175,7 +206,6 @@ aeron_mbs() {
         END { for (i = 2; i < n; i++) print v[i] }' "$1" | median
 }
 
-wants() { [[ "${SECTIONS}" == *" $1 "* ]]; }
 for r in $(seq "${RUNS}"); do
     if wants latency; then
         run_job -n 2 -H node-a:1,node-b:1 latency H H --max-size 8 > "${out}/latency-${r}.txt" \
@@ -197,6 +227,29 @@ if wants loss; then
     done
     ip netns exec "${ns_b}" nft list table inet scloss > "${out}/loss-counters.txt"
     ip netns exec "${ns_b}" nft delete table inet scloss
+fi
+
+halo_ring() {
+    "$@" -n 8 -H node-a:4,node-b:4 -J-Dstagecoach.device.path=staged io.stagecoach.benchmarks.omb.HaloRing D \
+        --face-bytes 1048576 --iterations "${HALO_ITERATIONS:-300}" --skip 20
+}
+halo_rate() { grep -o 'halo-ring:.*' "$1" | awk '{ for (i = 1; i < NF; i++) if ($(i + 1) == "iterations/s,") print $i }'; }
+for r in $(seq "$(wants dashboard && echo "${RUNS}" || echo 0)"); do
+    halo_ring run_job > "${out}/halo-closed-${r}.txt" 2>"${out}/halo-closed-${r}.err"
+    halo_ring run_job_at_c > "${out}/halo-merged-${r}.txt" 2>"${out}/halo-merged-${r}.err"
+    if command -v curl >/dev/null; then
+        job_id="$(ip netns exec "${ns_a}" curl -s http://127.0.0.1:25580/api/jobs | grep -o '"[^"]*"\]' | tr -d '"]')"
+        ip netns exec "${ns_a}" timeout 3 curl -s -N "http://127.0.0.1:25580/api/jobs/${job_id}/events" |
+            grep -m1 '^data:' | grep -o '"state":"[a-z]*"\|"counters":{[^}]*}' | tr '\n' ' ' \
+            > "${out}/halo-merged-${r}.counters" || true
+    fi
+done
+if wants dashboard; then
+    for pid in $(ip netns pids "${ns_a}"); do
+        if tr '\0' ' ' < "/proc/${pid}/cmdline" | grep -q "agent --config ${work}/c.conf"; then
+            grep -E 'VmHWM|VmRSS' "/proc/${pid}/status" | tr -s ' \t' ' ' | tr '\n' ' ' > "${out}/agent-c-memory.txt"
+        fi
+    done
 fi
 
 # Job start: command to the last rank in main, against the same JVMs started by hand.
@@ -226,6 +279,8 @@ abw="$(for f in "${out}"/aeron-rate-[0-9]*.txt; do aeron_mbs "$f"; done | median
 bwl="$(for f in "${out}"/bw-loss-*.txt; do omb_value "$f" 4194304; done | median)"
 abwl="$(for f in "${out}"/aeron-rate-loss-*.txt; do aeron_mbs "$f"; done | median)"
 job="$(median < "${work}/job-start-ms")"; hand="$(median < "${work}/hand-start-ms")"
+closed="$(for f in "${out}"/halo-closed-*.txt; do halo_rate "$f"; done | median)"
+merged="$(for f in "${out}"/halo-merged-*.txt; do halo_rate "$f"; done | median)"
 {
     echo "| measure | Stagecoach | raw Aeron UDP / by hand | ratio | goal |"
     echo "|---|---|---|---|---|"
@@ -233,6 +288,13 @@ job="$(median < "${work}/job-start-ms")"; hand="$(median < "${work}/hand-start-m
     echo "| 4 MiB bandwidth H H (MB/s) | ${bw} | ${abw} | $(awk -v a="${bw}" -v b="${abw}" 'BEGIN { printf "%.0f%%", 100 * a / b }') | >= 70% |"
     echo "| 4 MiB bandwidth at ${LOSS}% loss (MB/s) | ${bwl} | ${abwl} | $(awk -v a="${bwl}" -v b="${abwl}" 'BEGIN { printf "%.0f%%", 100 * a / b }') | reported |"
     echo "| job start, -n 4 on two agents (ms) | ${job} | ${hand} | $(awk -v a="${job}" -v b="${hand}" 'BEGIN { printf "%+.0f ms", a - b }') | <= +300 ms |"
+    echo "| 8-rank halo ring across the nodes with the dashboard merging its trace (it/s) | ${merged} | ${closed} (no dashboard) | $(awk -v a="${merged}" -v b="${closed}" 'BEGIN { if (b + 0 > 0) printf "%+.1f%%", 100 * (a - b) / b; else print "n/a" }') | >= -3% |"
     echo
+    if wants dashboard; then
+        echo "halo ring it/s, no dashboard: $(for f in "${out}"/halo-closed-*.txt; do halo_rate "$f"; done | tr '\n' ' ')"
+        echo "halo ring it/s, merged: $(for f in "${out}"/halo-merged-*.txt; do halo_rate "$f"; done | tr '\n' ' ')"
+        echo "agent c's memory after the runs: $(cat "${out}/agent-c-memory.txt" 2>/dev/null)"
+        for f in "${out}"/halo-merged-*.counters; do echo "page's last update, $(basename "$f"): $(cat "$f")"; done
+    fi
     echo "RUNS=${RUNS}, START_RUNS=${START_RUNS}, ${RUNS} runs interleaved; load average $(cut -d ' ' -f 1-3 /proc/loadavg); $(nproc) cores; commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 } | tee "${out}/table.md"

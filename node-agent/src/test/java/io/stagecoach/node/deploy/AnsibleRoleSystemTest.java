@@ -47,6 +47,8 @@ class AnsibleRoleSystemTest
     private static final Path ANSIBLE = REPO.resolve("deploy/ansible");
     private static final int NODES = 3;
     private static final int PORT = 25520;
+    private static final int DASHBOARD_PORT = 25580;
+    private static final String TOKEN = "/etc/stagecoach/dashboard.token";
     private static final String USER = "stagecoach";
     private static final String UNIT = "/etc/systemd/system/stagecoach-agent.service";
     private static final String CONFIG = "/etc/stagecoach/agent.conf";
@@ -138,6 +140,7 @@ class AnsibleRoleSystemTest
                 }
                 awaitCluster(nodes, agents);
                 runJobAcrossNodes(nodes);
+                checkDashboard(nodes.nodes().get(0));
 
                 final String release = inNode(nodes.nodes().get(0), "readlink", "/opt/stagecoach/current").orFail()
                     .output().strip();
@@ -187,6 +190,12 @@ class AnsibleRoleSystemTest
         {
             hosts.append("        ").append(node.name()).append(":\n")
                 .append("          ansible_host: ").append(node.address()).append('\n');
+            if (node.name().equals("node-1"))
+            {
+                // the submitting node's dashboard, on its network address: the role makes and copies the token
+                hosts.append("          stagecoach_agent_dashboard_port: ").append(DASHBOARD_PORT).append('\n')
+                    .append("          stagecoach_agent_dashboard_address: ").append(node.address()).append('\n');
+            }
         }
         final String inventory = String.join("\n",
             "all:",
@@ -269,7 +278,8 @@ class AnsibleRoleSystemTest
      */
     private void checkInstalled(final TestNodes.Node node) throws IOException, InterruptedException
     {
-        final Map<String, String> expected = Map.of(
+        final boolean dashboard = node.name().equals("node-1");
+        final Map<String, String> expected = new HashMap<>(Map.of(
             "/etc/stagecoach", "root:stagecoach 750 directory",
             CONFIG, "stagecoach:stagecoach 600 regular file",
             "/etc/stagecoach/cluster.p12", "stagecoach:stagecoach 600 regular file",
@@ -277,7 +287,15 @@ class AnsibleRoleSystemTest
             "/var/lib/stagecoach", "stagecoach:stagecoach 700 directory",
             "/var/lib/stagecoach/agent", "stagecoach:stagecoach 700 directory",
             "/opt/stagecoach/current", "root:root 777 symbolic link",
-            UNIT, "root:root 644 regular file");
+            UNIT, "root:root 644 regular file"));
+        if (dashboard)
+        {
+            expected.put(TOKEN, "stagecoach:stagecoach 600 regular file");
+        }
+        else
+        {
+            inNode(node, "test", "!", "-e", TOKEN).orFail();
+        }
         for (final Map.Entry<String, String> file : expected.entrySet())
         {
             final String seen = inNode(node, "stat", "--format=%U:%G %a %F", file.getKey()).orFail().output().strip();
@@ -295,6 +313,8 @@ class AnsibleRoleSystemTest
         assertTrue(config.contains("gpus = auto"), config);
         assertTrue(config.contains("ranks.udp-port-base = 40100"), config);
         assertTrue(config.contains("downing { strategy = keep-majority, stable-after-ms = 60000 }"), config);
+        assertEquals(dashboard, config.contains("dashboard {\n    port = " + DASHBOARD_PORT + "\n    address = \"" +
+            node.address() + "\"\n    token-file = \"" + TOKEN + "\"\n  }"), config);
 
         final ServiceUnit unit = ServiceUnit.parse(inNode(node, "cat", UNIT).orFail().output());
         assertEquals("on-failure", unit.value("Restart"));
@@ -425,6 +445,29 @@ class AnsibleRoleSystemTest
         System.out.printf("a job of 3 ranks across the nodes passed in %.1f s%n", seconds(startNs));
     }
 
+    /**
+     * The submitting node's dashboard, on its network address, refuses a request without the role's token and lists
+     * the job across the nodes with it.
+     */
+    private void checkDashboard(final TestNodes.Node node) throws IOException, InterruptedException
+    {
+        final String get = String.join("\n",
+            "import sys, urllib.error, urllib.request",
+            "request = urllib.request.Request(sys.argv[1])",
+            "if len(sys.argv) > 2:",
+            "    request.add_header('Authorization', 'Bearer ' + open(sys.argv[2]).read().strip())",
+            "try:",
+            "    answer = urllib.request.urlopen(request, timeout=10)",
+            "    print(answer.status, answer.read().decode())",
+            "except urllib.error.HTTPError as error:",
+            "    print(error.code)");
+        final String url = "http://" + node.address() + ":" + DASHBOARD_PORT + "/api/jobs";
+        assertEquals("401", inNode(node, "python3", "-c", get, url).orFail().output().strip());
+        final String jobs = inNode(node, "python3", "-c", get, url, TOKEN).orFail().output().strip();
+        assertTrue(jobs.startsWith("200 {\"jobs\":[\"node-1-1-"), jobs);
+        System.out.println("node-1's dashboard on " + node.address() + " with the role's token: " + jobs);
+    }
+
     private Shell.Result agentStatus(final TestNodes.Node node) throws IOException, InterruptedException
     {
         final ServiceUnit unit = ServiceUnit.parse(inNode(node, "cat", UNIT).orFail().output());
@@ -479,16 +522,19 @@ class AnsibleRoleSystemTest
         final Path keys = folder.resolve("stagecoach-cluster-key");
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keys,
             LinkOption.NOFOLLOW_LINKS)));
-        for (final String file : List.of("cluster.p12", "cluster.password"))
+        for (final String file : List.of("cluster.p12", "cluster.password", "dashboard.token"))
         {
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
                 keys.resolve(file), LinkOption.NOFOLLOW_LINKS)), file);
         }
         final String password = Files.readAllLines(keys.resolve("cluster.password")).get(0);
         assertTrue(password.length() >= 40, "a password of 32 random bytes");
+        final String token = Files.readAllLines(keys.resolve("dashboard.token")).get(0);
+        assertTrue(token.matches("[0-9a-f]{48}"), "a token of 24 random bytes");
         for (final String output : outputs)
         {
             assertFalse(output.contains(password), "Ansible's output shows the cluster's password");
+            assertFalse(output.contains(token), "Ansible's output shows the dashboard's token");
         }
     }
 
