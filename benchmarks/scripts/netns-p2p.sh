@@ -13,8 +13,8 @@
 #   - the live dashboard's cost to a job across nodes (section dashboard): HaloRing, 8 ranks on a ring exchanging
 #     1 MiB device faces through the stage pipeline, node-a:4,node-b:4, submitted by turns to agent a (no dashboard
 #     anywhere) and to a third agent, node-c in namespace a, which runs no ranks and serves the dashboard
-#     (dashboard.port): both nodes' records go to it through the cluster; iterations per second; then agent c's
-#     resident memory (VmRSS, VmHWM) and the last update's counters of its page.
+#     (dashboard.port): both nodes' records go to it through the cluster; iterations per second; then the resident
+#     memory (VmRSS, VmHWM) of agent c and of agent a, and the last update's counters of c's page.
 # Goals: latency <= 1.5x raw Aeron UDP; bandwidth >= 70% of raw Aeron UDP; start overhead <= 300 ms; the dashboard
 # costs the job at most 3%.
 # Needs root (ip netns); installs nftables where nft is missing. Removes the namespaces, processes and files it made,
@@ -246,9 +246,12 @@ for r in $(seq "$(wants dashboard && echo "${RUNS}" || echo 0)"); do
 done
 if wants dashboard; then
     for pid in $(ip netns pids "${ns_a}"); do
-        if tr '\0' ' ' < "/proc/${pid}/cmdline" | grep -q "agent --config ${work}/c.conf"; then
-            grep -E 'VmHWM|VmRSS' "/proc/${pid}/status" | tr -s ' \t' ' ' | tr '\n' ' ' > "${out}/agent-c-memory.txt"
-        fi
+        for n in a c; do
+            if tr '\0' ' ' < "/proc/${pid}/cmdline" | grep -q "agent --config ${work}/${n}.conf"; then
+                grep -E 'VmHWM|VmRSS' "/proc/${pid}/status" | tr -s ' \t' ' ' | tr '\n' ' ' \
+                    > "${out}/agent-${n}-memory.txt"
+            fi
+        done
     done
 fi
 
@@ -293,8 +296,9 @@ merged="$(for f in "${out}"/halo-merged-*.txt; do halo_rate "$f"; done | median)
     if wants dashboard; then
         echo "halo ring it/s, no dashboard: $(for f in "${out}"/halo-closed-*.txt; do halo_rate "$f"; done | tr '\n' ' ')"
         echo "halo ring it/s, merged: $(for f in "${out}"/halo-merged-*.txt; do halo_rate "$f"; done | tr '\n' ' ')"
-        echo "agent c's memory after the runs: $(cat "${out}/agent-c-memory.txt" 2>/dev/null)"
+        echo "memory after the runs, agent c (dashboard): $(cat "${out}/agent-c-memory.txt" 2>/dev/null); agent a" \
+            "(ranks, no dashboard): $(cat "${out}/agent-a-memory.txt" 2>/dev/null)"
         for f in "${out}"/halo-merged-*.counters; do echo "page's last update, $(basename "$f"): $(cat "$f")"; done
     fi
-    echo "RUNS=${RUNS}, START_RUNS=${START_RUNS}, ${RUNS} runs interleaved; load average $(cut -d ' ' -f 1-3 /proc/loadavg); $(nproc) cores; commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "RUNS=${RUNS}, START_RUNS=${START_RUNS}, ${RUNS} runs interleaved; load average $(cut -d ' ' -f 1-3 /proc/loadavg); $(nproc) cores; commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown); launcher: $(cat "$(dirname "$(dirname "${STAGECOACH}")")/BUILD" 2>/dev/null || echo "${STAGECOACH}")"
 } | tee "${out}/table.md"
