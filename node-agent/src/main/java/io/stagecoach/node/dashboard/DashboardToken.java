@@ -23,8 +23,8 @@ public final class DashboardToken
     }
 
     /**
-     * @param file    holds the token (surrounding white space ignored); a regular file, not a link, mode 0600 or
-     *                stricter.
+     * @param file    holds the token (surrounding white space ignored); a regular file, not a link, of this process's
+     *                user, mode 0600 or stricter.
      * @param setting what named the file, for the errors.
      * @return the token.
      * @throws IOException naming the setting and the file where it cannot be read or is not private.
@@ -34,6 +34,12 @@ public final class DashboardToken
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS))
         {
             throw new IOException(setting + "=" + file + " is not a regular file");
+        }
+        final String owner = Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).getName();
+        if (!owner.equals(System.getProperty("user.name")))
+        {
+            throw new IOException(setting + "=" + file + " belongs to " + owner + ", not to " +
+                System.getProperty("user.name") + ", who runs this");
         }
         final String mode =
             PosixFilePermissions.toString(Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS));

@@ -192,6 +192,20 @@ public final class JobTrace implements LiveTraceSink
     }
 
     /**
+     * Sets the time the page counts from, unless a record came first; for a job whose records come from several
+     * nodes, whose batches arrive in any order: the first to arrive need not be the earliest.
+     *
+     * @param originNs {@link System#nanoTime()} of the job's start, or earlier.
+     */
+    public synchronized void startsAt(final long originNs)
+    {
+        if (Long.MIN_VALUE == this.originNs)
+        {
+            this.originNs = originNs;
+        }
+    }
+
+    /**
      * Names the node of each rank, for a job across nodes; shown beside the ranks.
      *
      * @param rankNodes each rank's node.

@@ -87,6 +87,10 @@ final class JobCoordinator
                     ": " + ex.getMessage());
                 client.send("x 1");
                 client.close();
+                if (null != trace)
+                {
+                    trace.tell(JobTraceMerge.JobEnded.INSTANCE);
+                }
                 return Behaviors.stopped();
             }
             final JobCoordinator coordinator =
@@ -259,6 +263,10 @@ final class JobCoordinator
 
     private Behavior<Command> onStop()
     {
+        if (null != trace)
+        {
+            trace.tell(JobTraceMerge.JobEnded.INSTANCE);
+        }
         rendezvous.close();
         return Behaviors.same();
     }

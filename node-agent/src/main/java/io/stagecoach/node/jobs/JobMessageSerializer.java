@@ -7,6 +7,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.NotSerializableException;
 
+import io.stagecoach.node.agent.JobSettings;
 import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
@@ -28,7 +29,7 @@ public final class JobMessageSerializer extends SerializerWithStringManifest
     private static final String TRACE = "trace";
     private static final String TRACE_ACK = "trace-ack";
     private static final int MAX_TRACE_BYTES = PartTraceForwarder.BATCH_RECORDS * JobTraceMerge.ENTRY_LENGTH;
-    private static final int MAX_TRACE_RANKS = 1 << 16;
+    private static final int MAX_TRACE_RANKS = JobSettings.PORTS_PER_JOB;
 
     private final ExtendedActorSystem system;
     private volatile ActorRefResolver resolver;

@@ -21,13 +21,16 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * clock (through the wall clocks of the two nodes), hands them to the job's {@link JobTrace} and acknowledges each
  * batch, so that a node sends its next batch only once this one is in: a node whose ranks record faster than this
  * takes drops records in its ranks' rings and counts them, and nothing here grows. The trace ends once every node
- * sent its last batch, or once no node sent anything for {@link #IDLE} (a node lost with the job; a running part
- * sends at least every {@link PartTraceForwarder#HEARTBEAT}).
+ * sent its last batch, {@link #END_GRACE} after the job's coordinator stopped ({@link JobEnded}: the job ended, or
+ * never started, and a lost node sends no last batch), or once no node sent anything for {@link #IDLE} (a running
+ * part sends at least every {@link PartTraceForwarder#HEARTBEAT}).
  */
 final class JobTraceMerge
 {
     /** How long the merge waits for any node before it ends the trace. */
     static final Duration IDLE = Duration.ofSeconds(30);
+    /** How long after the job's end the merge waits for the nodes' last batches. */
+    static final Duration END_GRACE = Duration.ofSeconds(5);
     /** Bytes of one record in a batch: its kind, then its 48 bytes. */
     static final int ENTRY_LENGTH = 1 + StageRecord.LENGTH;
     /** The kind of a stage record. */
@@ -43,6 +46,7 @@ final class JobTraceMerge
     private final StageRecord record = new StageRecord();
     private final TransferRecord transfer = new TransferRecord();
     private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
+    private boolean jobEnded;
 
     private JobTraceMerge(final JobTrace trace, final Set<String> nodes, final TimerScheduler<Command> timers)
     {
@@ -58,6 +62,7 @@ final class JobTraceMerge
      */
     static Behavior<Command> create(final JobTrace trace, final Set<String> nodes)
     {
+        trace.startsAt(System.nanoTime());
         return Behaviors.withTimers(timers ->
         {
             final JobTraceMerge merge = new JobTraceMerge(trace, nodes, timers);
@@ -79,6 +84,7 @@ final class JobTraceMerge
     {
         return Behaviors.receive(Command.class)
             .onMessage(PartTrace.class, this::onBatch)
+            .onMessage(JobEnded.class, this::onJobEnded)
             .onMessage(Idle.class, idle -> Behaviors.stopped())
             .onSignal(PostStop.class, signal ->
             {
@@ -88,9 +94,22 @@ final class JobTraceMerge
             .build();
     }
 
+    private Behavior<Command> onJobEnded(final JobEnded ended)
+    {
+        if (!jobEnded)
+        {
+            jobEnded = true;
+            timers.startSingleTimer(Idle.INSTANCE, END_GRACE);
+        }
+        return Behaviors.same();
+    }
+
     private Behavior<Command> onBatch(final PartTrace batch)
     {
-        timers.startSingleTimer(Idle.INSTANCE, IDLE);
+        if (!jobEnded)
+        {
+            timers.startSingleTimer(Idle.INSTANCE, IDLE);
+        }
         final long deltaNs = batch.epochOffsetNs() - epochOffsetNs;
         buffer.wrap(batch.records());
         for (int at = 0; at + ENTRY_LENGTH <= batch.records().length; at += ENTRY_LENGTH)
@@ -152,6 +171,14 @@ final class JobTraceMerge
      */
     record TraceAck(long sequence) implements JobMessage
     {
+    }
+
+    /**
+     * The job's coordinator stopped: the nodes' last batches have {@link #END_GRACE} to come.
+     */
+    enum JobEnded implements Command
+    {
+        INSTANCE
     }
 
     private enum Idle implements Command

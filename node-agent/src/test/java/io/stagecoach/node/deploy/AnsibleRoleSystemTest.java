@@ -49,6 +49,7 @@ class AnsibleRoleSystemTest
     private static final int PORT = 25520;
     private static final int DASHBOARD_PORT = 25580;
     private static final String TOKEN = "/etc/stagecoach/dashboard.token";
+    private static final String DASHBOARD_NODE = "node-2";
     private static final String USER = "stagecoach";
     private static final String UNIT = "/etc/systemd/system/stagecoach-agent.service";
     private static final String CONFIG = "/etc/stagecoach/agent.conf";
@@ -140,7 +141,7 @@ class AnsibleRoleSystemTest
                 }
                 awaitCluster(nodes, agents);
                 runJobAcrossNodes(nodes);
-                checkDashboard(nodes.nodes().get(0));
+                checkDashboard(nodes.nodes().get(1));
 
                 final String release = inNode(nodes.nodes().get(0), "readlink", "/opt/stagecoach/current").orFail()
                     .output().strip();
@@ -190,9 +191,10 @@ class AnsibleRoleSystemTest
         {
             hosts.append("        ").append(node.name()).append(":\n")
                 .append("          ansible_host: ").append(node.address()).append('\n');
-            if (node.name().equals("node-1"))
+            if (node.name().equals(DASHBOARD_NODE))
             {
-                // the submitting node's dashboard, on its network address: the role makes and copies the token
+                // the submitting node's dashboard, on its network address: the role makes and copies the token (not
+                // the first host, so that the task making the token runs for a host other than the first)
                 hosts.append("          stagecoach_agent_dashboard_port: ").append(DASHBOARD_PORT).append('\n')
                     .append("          stagecoach_agent_dashboard_address: ").append(node.address()).append('\n');
             }
@@ -278,7 +280,7 @@ class AnsibleRoleSystemTest
      */
     private void checkInstalled(final TestNodes.Node node) throws IOException, InterruptedException
     {
-        final boolean dashboard = node.name().equals("node-1");
+        final boolean dashboard = node.name().equals(DASHBOARD_NODE);
         final Map<String, String> expected = new HashMap<>(Map.of(
             "/etc/stagecoach", "root:stagecoach 750 directory",
             CONFIG, "stagecoach:stagecoach 600 regular file",
@@ -412,7 +414,7 @@ class AnsibleRoleSystemTest
 
     /**
      * Runs a job of three ranks, one on each node, through the installed agents: {@code stagecoach run -H} from the
-     * command the role put on the PATH, as the agent's user on node-1; the ranks ({@link DeployedRank}, its class
+     * command the role put on the PATH, as the agent's user on node-2; the ranks ({@link DeployedRank}, its class
      * copied into each node's home), started by each node's agent on the bundle's Java runtime and jars, exchange
      * messages between all pairs over Aeron UDP between the namespaces.
      */
@@ -428,7 +430,7 @@ class AnsibleRoleSystemTest
             shell.run(60, null, Map.of(), copy, MODULE.resolve("target/test-classes/" + rankClass)).orFail();
         }
         final long startNs = System.nanoTime();
-        final TestNodes.Node submitter = nodes.nodes().get(0);
+        final TestNodes.Node submitter = nodes.nodes().get(1);
         final ServiceUnit unit = ServiceUnit.parse(inNode(submitter, "cat", UNIT).orFail().output());
         final List<String> command = new ArrayList<>(submitter.enter());
         command.addAll(asUser(unit));
@@ -436,7 +438,7 @@ class AnsibleRoleSystemTest
             "--timeout", "240", "-cp", classes, DeployedRank.class.getName()));
         final Shell.Result job = shell.run(300, null, Map.of(), command);
         assertEquals(0, job.exitCode(), () -> "the job across the nodes:\n" + job.output() + "\n" +
-            agentLog("node-1"));
+            agentLog(DASHBOARD_NODE));
         for (int rank = 0; rank < NODES; rank++)
         {
             assertTrue(job.output().contains("RANK " + rank + " node node-" + (rank + 1) + " pairs=2 wrong=0"),
@@ -464,8 +466,8 @@ class AnsibleRoleSystemTest
         final String url = "http://" + node.address() + ":" + DASHBOARD_PORT + "/api/jobs";
         assertEquals("401", inNode(node, "python3", "-c", get, url).orFail().output().strip());
         final String jobs = inNode(node, "python3", "-c", get, url, TOKEN).orFail().output().strip();
-        assertTrue(jobs.startsWith("200 {\"jobs\":[\"node-1-1-"), jobs);
-        System.out.println("node-1's dashboard on " + node.address() + " with the role's token: " + jobs);
+        assertTrue(jobs.startsWith("200 {\"jobs\":[\"" + DASHBOARD_NODE + "-1-"), jobs);
+        System.out.println(DASHBOARD_NODE + "'s dashboard on " + node.address() + " with the role's token: " + jobs);
     }
 
     private Shell.Result agentStatus(final TestNodes.Node node) throws IOException, InterruptedException

@@ -140,6 +140,9 @@ final class AgentJobsSystemTest
             assertTrue(job.waitFor(240, TimeUnit.SECONDS), () -> "the job did not end in 240 s:\n" + read(out));
             assertEquals(0, job.exitValue(), read(out));
             final Map<String, Object> ended = awaitFrame(jobId, frame -> "ended".equals(frame.get("state")), null, out);
+            final Map<?, ?> counters = (Map<?, ?>)ended.get("counters");
+            assertEquals(0, ((Number)counters.get("droppedByRanks")).intValue(), counters.toString());
+            assertTrue(((Number)counters.get("records")).intValue() > 0, counters.toString());
             final double nowUs = ((Number)ended.get("nowUs")).doubleValue();
             for (final Object bar : (List<?>)ended.get("bars"))
             {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -90,12 +91,7 @@ class JobTraceMergeTest
         Thread.sleep(100);
         assertFalse(trace.hasEnded(), "node-c has not sent its last");
         c.end();
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!trace.hasEnded() && System.nanoTime() - deadlineNs < 0)
-        {
-            Thread.sleep(10);
-        }
-        assertTrue(trace.hasEnded(), "ended once both nodes sent their last batch");
+        awaitEnded(trace);
     }
 
     @Test
@@ -111,32 +107,85 @@ class JobTraceMergeTest
         send(merge, "b", offsetNs, batchOf(ring0));
         send(merge, "c", offsetNs + 5_000_000, batchOf(ring1));
 
-        final Matcher bars = Pattern.compile("\\[(\\d),\\d+,0,\\d+,([0-9.]+),").matcher(trace.frame(0,
-            System.nanoTime()));
+        final String frame = trace.frame(0, System.nanoTime());
+        final Matcher bars = Pattern.compile("\\[(\\d),\\d+,0,\\d+,(-?[0-9.]+),").matcher(frame);
         final double[] startUs = new double[2];
         while (bars.find())
         {
             startUs[Integer.parseInt(bars.group(1))] = Double.parseDouble(bars.group(2));
         }
-        assertEquals(5_000, startUs[1] - startUs[0], 200, "node c's clock is 5 ms ahead of node b's");
+        assertEquals(5_000, startUs[1] - startUs[0], 200, "node c's clock is 5 ms ahead of node b's: " + frame);
     }
 
     @Test
-    void shouldSendNothingMoreButItsLastAfterABatchThatWasNotAcknowledged()
+    void shouldPauseAfterABatchThatWasNotAcknowledgedCountWhatItLeavesOutAndThenGoOn() throws Exception
     {
-        final ActorRef<JobTraceMerge.Command> deaf = system.systemActorOf(Behaviors.ignore(), "deaf", Props.empty());
-        final PartTraceForwarder forwarder = new PartTraceForwarder("b", deaf, system.scheduler());
+        final JobTrace trace = new JobTrace("j3", "bw", 1, new DashboardContext());
+        final ActorRef<JobTraceMerge.Command> merge =
+            system.systemActorOf(JobTraceMerge.create(trace, Set.of("b")), "merge", Props.empty());
+        final AtomicInteger seen = new AtomicInteger();
+        final ActorRef<JobTraceMerge.Command> firstLost = system.systemActorOf(
+            Behaviors.<JobTraceMerge.Command>receiveMessage(message ->
+            {
+                if (seen.incrementAndGet() > 1)
+                {
+                    merge.tell(message);
+                }
+                return Behaviors.same();
+            }), "first-lost", Props.empty());
+        final PartTraceForwarder forwarder = new PartTraceForwarder("b", firstLost, system.scheduler(),
+            Duration.ofMillis(300), Duration.ofMillis(1_000));
         ring0.record(5, 0, Stage.WIRE, 1_000, 2_000, MIB, 0);
         drain(ring0, forwarder);
         final long firstNs = System.nanoTime();
         forwarder.flush();
-        final long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - firstNs);
-        assertTrue(waitedMs >= PartTraceForwarder.ACK_WAIT.toMillis() - 100, "waited " + waitedMs + " ms");
-        ring0.record(5, 1, Stage.WIRE, 3_000, 4_000, MIB, 0);
+        assertTrue(System.nanoTime() - firstNs >= TimeUnit.MILLISECONDS.toNanos(250), "waited for the first ack");
+        assertEquals(1, forwarder.unacknowledged());
+
+        for (int chunk = 1; chunk <= 10; chunk++)
+        {
+            ring0.record(5, chunk, Stage.WIRE, 1_000 + chunk * 2_000L, 2_000 + chunk * 2_000L, MIB, 0);
+        }
         drain(ring0, forwarder);
-        final long secondNs = System.nanoTime();
+        final long pausedNs = System.nanoTime();
         forwarder.flush();
-        assertTrue(System.nanoTime() - secondNs < TimeUnit.MILLISECONDS.toNanos(500), "no second wait");
+        assertTrue(System.nanoTime() - pausedNs < TimeUnit.MILLISECONDS.toNanos(200), "no wait while it pauses");
+        assertEquals(1, seen.get(), "nothing sent while it pauses");
+
+        Thread.sleep(1_100);
+        ring0.record(5, 11, Stage.WIRE, 30_000, 31_000, MIB, 0);
+        drain(ring0, forwarder);
+        forwarder.flush();
+        assertEquals(1, forwarder.unacknowledged(), "acknowledged again after the pause");
+        final String frame = trace.frame(0, System.nanoTime());
+        assertEquals(1, number(frame, "records"), frame);
+        assertEquals(10, number(frame, "droppedByRanks"), "the 10 records left out while it paused: " + frame);
+        forwarder.end();
+        awaitEnded(trace);
+    }
+
+    @Test
+    void shouldEndTheTraceShortlyAfterTheJobEndedThoughANodeSentNoLastBatch() throws Exception
+    {
+        final JobTrace trace = new JobTrace("j4", "bw", 2, new DashboardContext());
+        final ActorRef<JobTraceMerge.Command> merge =
+            system.systemActorOf(JobTraceMerge.create(trace, Set.of("b", "c")), "merge", Props.empty());
+        final PartTraceForwarder b = new PartTraceForwarder("b", merge, system.scheduler());
+        b.end();
+        merge.tell(JobTraceMerge.JobEnded.INSTANCE);
+        Thread.sleep(JobTraceMerge.END_GRACE.toMillis() / 2);
+        assertFalse(trace.hasEnded(), "c's last batch may still come");
+        awaitEnded(trace);
+    }
+
+    private static void awaitEnded(final JobTrace trace) throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + JobTraceMerge.END_GRACE.toNanos() + TimeUnit.SECONDS.toNanos(5);
+        while (!trace.hasEnded() && System.nanoTime() - deadlineNs < 0)
+        {
+            Thread.sleep(10);
+        }
+        assertTrue(trace.hasEnded(), "the trace ended");
     }
 
     @Test
