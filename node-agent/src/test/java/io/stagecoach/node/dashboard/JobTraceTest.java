@@ -7,7 +7,6 @@ import java.util.regex.Pattern;
 
 import io.stagecoach.pipeline.trace.ChromeTraceExport;
 import io.stagecoach.pipeline.trace.Stage;
-import io.stagecoach.pipeline.trace.StageRecordHandler;
 import io.stagecoach.pipeline.trace.StageRing;
 import io.stagecoach.pipeline.trace.TracedPath;
 import org.junit.jupiter.api.Test;
@@ -30,14 +29,14 @@ class JobTraceTest
             ring.record(1, chunk, Stage.WIRE, startNs + chunk * 1_000L, startNs + chunk * 1_000L + 900, 4096, 0);
             if (chunk % 10_000 == 9_999)
             {
-                drainInto(trace);
+                TraceFrames.drain(ring, trace);
             }
         }
         final long periods = (System.nanoTime() - startNs) / 200_000_000L + 1;
         final String frame = trace.frame(0, System.nanoTime());
-        final long records = number(frame, "records");
-        final long kept = number(frame, "barsKept");
-        final long sampledOut = number(frame, "sampledOut");
+        final long records = TraceFrames.number(frame, "records");
+        final long kept = TraceFrames.number(frame, "barsKept");
+        final long sampledOut = TraceFrames.number(frame, "sampledOut");
         assertEquals(100_000, records, frame);
         assertEquals(records, kept + sampledOut, "every record drawn or counted as sampled out");
         assertTrue(sampledOut > 0 && kept <= 200 * periods, "kept " + kept + " of a budget of 200 per 200 ms in " +
@@ -55,7 +54,7 @@ class JobTraceTest
         final long nowNs = System.nanoTime();
         ring.transferBegun(5, 1, TracedPath.STAGED, false, 4 * 1024 * 1024, 4, nowNs - 3_000_000_000L);
         ring.record(5, 0, Stage.WIRE, nowNs - 2_900_000_000L, nowNs - 2_800_000_000L, 1024 * 1024, 0);
-        drainInto(trace);
+        TraceFrames.drain(ring, trace);
         final String inFlight = trace.frame(0, nowNs);
         assertTrue(inFlight.contains("\"STAGED\":[1,0]"), inFlight);
         assertTrue(inFlight.contains("\"rank\":0,\"peer\":1,\"receiving\":false,\"path\":\"STAGED\",\"bytes\":4194304," +
@@ -66,7 +65,7 @@ class JobTraceTest
         final StageRing receiver = new StageRing(1, StageRing.MIN_CAPACITY_BYTES);
         receiver.transferEnded(9, 0, TracedPath.STAGED, true, 200_000_000L, nowNs - 3_000_000_000L,
             nowNs - 1_500_000_000L, false);
-        drainInto(trace);
+        TraceFrames.drain(ring, trace);
         receiver.drain(trace, 100);
         final String ended = trace.frame(0, nowNs);
         assertTrue(ended.contains("\"STAGED\":[0,2]"), ended);
@@ -82,7 +81,7 @@ class JobTraceTest
         {
             ring.record(1, chunk, Stage.D2H, 1_000L * chunk, 1_000L * chunk + 500, 64, 0);
         }
-        drainInto(trace);
+        TraceFrames.drain(ring, trace);
         final StringWriter out = new StringWriter();
         final ChromeTraceExport.Summary summary = trace.export(out);
         assertEquals(10, summary.events());
@@ -92,18 +91,5 @@ class JobTraceTest
         assertTrue(trace.frame(0, System.nanoTime()).contains("\"exportKept\":10,\"exportOverwritten\":15"));
     }
 
-    private void drainInto(final StageRecordHandler handler)
-    {
-        while (ring.drain(handler, 4096) > 0)
-        {
-            assertTrue(ring.size() >= 0);
-        }
-    }
 
-    private static long number(final String frame, final String name)
-    {
-        final Matcher matcher = Pattern.compile("\"" + name + "\":(\\d+)").matcher(frame);
-        assertTrue(matcher.find(), name + " in " + frame);
-        return Long.parseLong(matcher.group(1));
-    }
 }

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 
 import io.stagecoach.node.dashboard.DashboardContext;
 import io.stagecoach.node.dashboard.JobTrace;
+import io.stagecoach.node.dashboard.TraceFrames;
 import io.stagecoach.pipeline.trace.Stage;
 import io.stagecoach.pipeline.trace.StageRecord;
 import io.stagecoach.pipeline.trace.StageRecordHandler;
@@ -56,8 +57,7 @@ class JobTraceMergeTest
     {
         final JobTrace trace = new JobTrace("j1", "bw", 2, new DashboardContext());
         trace.rankNodes(Map.of(0, "node-b", 1, "node-c"));
-        final ActorRef<JobTraceMerge.Command> merge =
-            system.systemActorOf(JobTraceMerge.create(trace, Set.of("node-b", "node-c")), "merge", Props.empty());
+        final ActorRef<JobTraceMerge.Command> merge = merge(trace, Set.of("node-b", "node-c"));
         final PartTraceForwarder b = new PartTraceForwarder("node-b", merge, system.scheduler());
         final PartTraceForwarder c = new PartTraceForwarder("node-c", merge, system.scheduler());
         final long startNs = System.nanoTime();
@@ -68,20 +68,20 @@ class JobTraceMergeTest
             ring1.record(9, chunk, Stage.H2D, startNs + chunk * 1_000L + 500, startNs + chunk * 1_000L + 950, MIB, 0);
             if (chunk % 1_000 == 999)
             {
-                drain(ring0, b);
-                drain(ring1, c);
+                TraceFrames.drain(ring0, b);
+                TraceFrames.drain(ring1, c);
             }
         }
-        drain(ring0, b);
-        drain(ring1, c);
+        TraceFrames.drain(ring0, b);
+        TraceFrames.drain(ring1, c);
         b.droppedByRank(0, 7);
         b.flush();
         c.flush();
 
         final String frame = trace.frame(0, System.nanoTime());
-        assertEquals(2 * (PartTraceForwarder.BATCH_RECORDS + 100), number(frame, "records"), frame);
-        assertEquals(1, number(frame, "transferRecords"), frame);
-        assertEquals(7, number(frame, "droppedByRanks"), frame);
+        assertEquals(2 * (PartTraceForwarder.BATCH_RECORDS + 100), TraceFrames.number(frame, "records"), frame);
+        assertEquals(1, TraceFrames.number(frame, "transferRecords"), frame);
+        assertEquals(7, TraceFrames.number(frame, "droppedByRanks"), frame);
         assertTrue(frame.contains("\"lanes\":[[0," + Stage.WIRE.ordinal() + "],[1," + Stage.H2D.ordinal() + "]]"),
             frame);
         assertTrue(frame.contains("\"nodes\":{\"0\":\"node-b\",\"1\":\"node-c\"}"), frame);
@@ -98,8 +98,7 @@ class JobTraceMergeTest
     void shouldMoveTheRecordsOfAnotherNodeOntoThisNodesClock() throws Exception
     {
         final JobTrace trace = new JobTrace("j2", "bw", 2, new DashboardContext());
-        final ActorRef<JobTraceMerge.Command> merge =
-            system.systemActorOf(JobTraceMerge.create(trace, Set.of("b", "c")), "merge", Props.empty());
+        final ActorRef<JobTraceMerge.Command> merge = merge(trace, Set.of("b", "c"));
         final long startNs = System.nanoTime();
         ring0.record(5, 0, Stage.WIRE, startNs, startNs + 1_000, MIB, 0);
         ring1.record(9, 0, Stage.H2D, startNs, startNs + 1_000, MIB, 0);
@@ -121,8 +120,7 @@ class JobTraceMergeTest
     void shouldPauseAfterABatchThatWasNotAcknowledgedCountWhatItLeavesOutAndThenGoOn() throws Exception
     {
         final JobTrace trace = new JobTrace("j3", "bw", 1, new DashboardContext());
-        final ActorRef<JobTraceMerge.Command> merge =
-            system.systemActorOf(JobTraceMerge.create(trace, Set.of("b")), "merge", Props.empty());
+        final ActorRef<JobTraceMerge.Command> merge = merge(trace, Set.of("b"));
         final AtomicInteger seen = new AtomicInteger();
         final ActorRef<JobTraceMerge.Command> firstLost = system.systemActorOf(
             Behaviors.<JobTraceMerge.Command>receiveMessage(message ->
@@ -136,7 +134,7 @@ class JobTraceMergeTest
         final PartTraceForwarder forwarder = new PartTraceForwarder("b", firstLost, system.scheduler(),
             Duration.ofMillis(300), Duration.ofMillis(1_000));
         ring0.record(5, 0, Stage.WIRE, 1_000, 2_000, MIB, 0);
-        drain(ring0, forwarder);
+        TraceFrames.drain(ring0, forwarder);
         final long firstNs = System.nanoTime();
         forwarder.flush();
         assertTrue(System.nanoTime() - firstNs >= TimeUnit.MILLISECONDS.toNanos(250), "waited for the first ack");
@@ -146,7 +144,7 @@ class JobTraceMergeTest
         {
             ring0.record(5, chunk, Stage.WIRE, 1_000 + chunk * 2_000L, 2_000 + chunk * 2_000L, MIB, 0);
         }
-        drain(ring0, forwarder);
+        TraceFrames.drain(ring0, forwarder);
         final long pausedNs = System.nanoTime();
         forwarder.flush();
         assertTrue(System.nanoTime() - pausedNs < TimeUnit.MILLISECONDS.toNanos(200), "no wait while it pauses");
@@ -154,12 +152,13 @@ class JobTraceMergeTest
 
         Thread.sleep(1_100);
         ring0.record(5, 11, Stage.WIRE, 30_000, 31_000, MIB, 0);
-        drain(ring0, forwarder);
+        TraceFrames.drain(ring0, forwarder);
         forwarder.flush();
         assertEquals(1, forwarder.unacknowledged(), "acknowledged again after the pause");
         final String frame = trace.frame(0, System.nanoTime());
-        assertEquals(1, number(frame, "records"), frame);
-        assertEquals(10, number(frame, "droppedByRanks"), "the 10 records left out while it paused: " + frame);
+        assertEquals(1, TraceFrames.number(frame, "records"), frame);
+        assertEquals(10, TraceFrames.number(frame, "droppedByRanks"),
+            "the 10 records left out while it paused: " + frame);
         forwarder.end();
         awaitEnded(trace);
     }
@@ -168,14 +167,18 @@ class JobTraceMergeTest
     void shouldEndTheTraceShortlyAfterTheJobEndedThoughANodeSentNoLastBatch() throws Exception
     {
         final JobTrace trace = new JobTrace("j4", "bw", 2, new DashboardContext());
-        final ActorRef<JobTraceMerge.Command> merge =
-            system.systemActorOf(JobTraceMerge.create(trace, Set.of("b", "c")), "merge", Props.empty());
+        final ActorRef<JobTraceMerge.Command> merge = merge(trace, Set.of("b", "c"));
         final PartTraceForwarder b = new PartTraceForwarder("b", merge, system.scheduler());
         b.end();
         merge.tell(JobTraceMerge.JobEnded.INSTANCE);
         Thread.sleep(JobTraceMerge.END_GRACE.toMillis() / 2);
         assertFalse(trace.hasEnded(), "c's last batch may still come");
         awaitEnded(trace);
+    }
+
+    private ActorRef<JobTraceMerge.Command> merge(final JobTrace trace, final Set<String> nodes)
+    {
+        return system.systemActorOf(JobTraceMerge.create(trace, nodes), "merge", Props.empty());
     }
 
     private static void awaitEnded(final JobTrace trace) throws InterruptedException
@@ -270,18 +273,5 @@ class JobTraceMergeTest
         return batch.byteArray();
     }
 
-    private static void drain(final StageRing ring, final StageRecordHandler handler)
-    {
-        while (ring.drain(handler, 4096) > 0)
-        {
-            assertTrue(ring.size() >= 0);
-        }
-    }
 
-    private static long number(final String frame, final String name)
-    {
-        final Matcher matcher = Pattern.compile("\"" + name + "\":(\\d+)").matcher(frame);
-        assertTrue(matcher.find(), name + " in " + frame);
-        return Long.parseLong(matcher.group(1));
-    }
 }
