@@ -179,7 +179,8 @@ public final class JobMessageSerializer extends SerializerWithStringManifest
                 final int[] ranks = Codec.readRanks(in);
                 final String rendezvous = Codec.readString(in);
                 final String secret = Codec.readString(in);
-                final String trace = Codec.readString(in);
+                // an agent of an earlier version writes no trace: its parts show on their own nodes' dashboards
+                final String trace = in.available() > 0 ? Codec.readString(in) : "";
                 return new JobsBehavior.StartPart(jobId, coordinator, request, ranks, rendezvous, secret,
                     trace.isEmpty() ? null : resolver().resolveActorRef(trace));
             case END:

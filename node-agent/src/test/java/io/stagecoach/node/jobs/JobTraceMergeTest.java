@@ -238,6 +238,10 @@ class JobTraceMergeTest
             if (null == to)
             {
                 assertNull(startRead.trace());
+                final byte[] bytes = serializer.toBinary(start);
+                final byte[] earlier = java.util.Arrays.copyOf(bytes, bytes.length - 4);
+                assertNull(((JobsBehavior.StartPart)serializer.fromBinary(earlier, serializer.manifest(start))).trace(),
+                    "a start of an agent that writes no trace");
             }
             else
             {
