@@ -159,7 +159,7 @@ fi
     echo "GPU: $(timeout 20 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 \
         | head -n 2 | tr '\n' ' ')"
     echo "bundle: $(tr '\n' ' ' < "${bundle}/BUILD" 2>/dev/null || echo no BUILD file)"
-    echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "checkout: git HEAD $(git rev-parse --short HEAD 2>/dev/null || echo unknown) (a copied checkout may lag; the bundle line names the code that ran)"
     echo "settings: sizes ${sizes[*]}, ${steps} steps after ${warm_up}, ${ranks} ranks, MPS=${use_mps}," \
         "STAGECOACH_DEVICE=${STAGECOACH_DEVICE}"
 } | tee "${raw}/context.txt"

@@ -211,7 +211,7 @@ context() {
     else
         echo "bundle: no BUILD file in ${bundle}"
     fi
-    echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "checkout: git HEAD $(git rev-parse --short HEAD 2>/dev/null || echo unknown) (a copied checkout may lag; the bundle line names the code that ran)"
     echo "peers: $(timeout 60 "${python}" -c 'import sys, numpy, mpi4py
 try:
     import cupy; c = "CuPy " + cupy.__version__

@@ -300,5 +300,5 @@ merged="$(for f in "${out}"/halo-merged-*.txt; do halo_rate "$f"; done | median)
             "(ranks, no dashboard): $(cat "${out}/agent-a-memory.txt" 2>/dev/null)"
         for f in "${out}"/halo-merged-*.counters; do echo "page's last update, $(basename "$f"): $(cat "$f")"; done
     fi
-    echo "RUNS=${RUNS}, START_RUNS=${START_RUNS}, ${RUNS} runs interleaved; load average $(cut -d ' ' -f 1-3 /proc/loadavg); $(nproc) cores; commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown); launcher: $(cat "$(dirname "$(dirname "${STAGECOACH}")")/BUILD" 2>/dev/null || echo "${STAGECOACH}")"
+    echo "RUNS=${RUNS}, START_RUNS=${START_RUNS}, ${RUNS} runs interleaved; load average $(cut -d ' ' -f 1-3 /proc/loadavg); $(nproc) cores; checkout git HEAD $(git rev-parse --short HEAD 2>/dev/null || echo unknown) (may lag); launcher: $(cat "$(dirname "$(dirname "${STAGECOACH}")")/BUILD" 2>/dev/null || echo "${STAGECOACH}")"
 } | tee "${out}/table.md"
