@@ -31,22 +31,26 @@ for run in $(seq 1 "$runs"); do
     echo "run $run served: $served"
     job --dashboard --dashboard-linger 3 >"$work/open.out" 2>"$work/open.err" &
     job_pid=$!
-    url=""
+    url="" login=""
     for _ in $(seq 1 600); do
-        url="$(grep -o 'http://127.0.0.1:[0-9]*/' "$work/open.err" | head -1 || true)"
-        [ -n "$url" ] && break
+        login="$(grep -o 'http://127.0.0.1:[0-9]*/login?token=[0-9a-f]*' "$work/open.err" | head -1 || true)"
+        [ -n "$login" ] && break
         sleep 0.1
     done
-    [ -n "$url" ] || { echo "no dashboard address" >&2; cat "$work/open.err" >&2; exit 1; }
+    [ -n "$login" ] || { echo "no dashboard address" >&2; cat "$work/open.err" >&2; exit 1; }
+    url="${login%%login\?token=*}"
+    # The token stays off command lines: the browser opens a private page that sends it on, curl reads a header file.
+    printf '<meta http-equiv="refresh" content="0;url=%s">\n' "$login" > "$work/open.html"
+    printf 'Authorization: Bearer %s\n' "${login##*token=}" > "$work/auth.header"
     "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage \
-        --user-data-dir="$work/profile" "$url" >/dev/null 2>&1 &
+        --user-data-dir="$work/profile" "file://$work/open.html" >/dev/null 2>&1 &
     browser_pid=$!
     while ! grep -q 'halo-ring:' "$work/open.out"; do
         kill -0 "$job_pid" 2>/dev/null || break
         sleep 0.2
     done
-    job_id="$(curl -s "${url}api/jobs" | sed 's/.*\["\([^"]*\)"\].*/\1/')"
-    counters="$(timeout 2 curl -s -N "${url}api/jobs/$job_id/events" | grep -m1 '^data:' |
+    job_id="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed 's/.*\["\([^"]*\)"\].*/\1/')"
+    counters="$(timeout 2 curl -s -N -H @"$work/auth.header" "${url}api/jobs/$job_id/events" | grep -m1 '^data:' |
         grep -o '"counters":{[^}]*}' || true)"
     wait "$job_pid" || true
     kill "$browser_pid" 2>/dev/null || true

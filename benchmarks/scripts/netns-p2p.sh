@@ -238,8 +238,12 @@ for r in $(seq "$(wants dashboard && echo "${RUNS}" || echo 0)"); do
     halo_ring run_job > "${out}/halo-closed-${r}.txt" 2>"${out}/halo-closed-${r}.err"
     halo_ring run_job_at_c > "${out}/halo-merged-${r}.txt" 2>"${out}/halo-merged-${r}.err"
     if command -v curl >/dev/null; then
-        job_id="$(ip netns exec "${ns_a}" curl -s http://127.0.0.1:25580/api/jobs | grep -o '"[^"]*"\]' | tr -d '"]')"
-        ip netns exec "${ns_a}" timeout 3 curl -s -N "http://127.0.0.1:25580/api/jobs/${job_id}/events" |
+        # agent c's token, from its state folder, to curl through a header file (never on a command line)
+        printf 'Authorization: Bearer %s\n' "$(cat "${work}/state-c/dashboard.token")" > "${work}/auth.header"
+        job_id="$(ip netns exec "${ns_a}" curl -s -H @"${work}/auth.header" http://127.0.0.1:25580/api/jobs |
+            grep -o '"[^"]*"\]' | tr -d '"]')"
+        ip netns exec "${ns_a}" timeout 3 curl -s -N -H @"${work}/auth.header" \
+            "http://127.0.0.1:25580/api/jobs/${job_id}/events" |
             grep -m1 '^data:' | grep -o '"state":"[a-z]*"\|"counters":{[^}]*}' | tr '\n' ' ' \
             > "${out}/halo-merged-${r}.counters" || true
     fi

@@ -66,7 +66,7 @@ public final class NodeAgent
     public static NodeAgent start(final AgentSettings settings) throws IOException
     {
         final Path socket = StateFolder.prepare(settings.stateFolder(), settings.groupAccess());
-        final NodeServices services = NodeServices.start(settings.jobs());
+        final NodeServices services = NodeServices.start(settings.jobs(), settings.stateFolder());
         final ActorSystem<ClusterEvent.ClusterDomainEvent> system;
         try
         {

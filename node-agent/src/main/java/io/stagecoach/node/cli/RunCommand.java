@@ -93,14 +93,15 @@ final class RunCommand implements Callable<Integer>
 
     @Option(names = "--dashboard", paramLabel = "[PORT]", parameterConsumer = OptionalPort.class,
         description = "Serve a live dashboard of the job's stage trace (timeline, transfers in flight, link rates, " +
-            "stage shares, Chrome trace download) over HTTP on PORT (any free port without one) and print its " +
-            "address; the ranks publish their trace through shared memory while they run. See docs/dashboard.md.")
+            "stage shares, Chrome trace download) over HTTP on PORT (any free port without one) and print a link " +
+            "to it holding its token; the ranks publish their trace through shared memory while they run. See " +
+            "docs/dashboard.md.")
     private Integer dashboardPort;
 
     @Option(names = "--dashboard-address", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
-        description = "Where the dashboard listens (default 127.0.0.1). Any other address needs a token: the file " +
-            "that STAGECOACH_DASHBOARD_TOKEN_FILE names (mode 0600), or one made and written to a private file " +
-            "whose name is printed.")
+        description = "Where the dashboard listens (default 127.0.0.1). Every request needs the token: the file " +
+            "that STAGECOACH_DASHBOARD_TOKEN_FILE names (yours, mode 0600), or one made at random and printed in " +
+            "the link.")
     private String dashboardAddress;
 
     @Option(names = "--dashboard-linger", paramLabel = "SECONDS", defaultValue = "0",

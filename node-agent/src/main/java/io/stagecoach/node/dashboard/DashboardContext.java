@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
  * <tr><td>{@link #address(String)}</td><td>127.0.0.1</td><td>where the server listens; any address that is not a
  * loopback address needs a {@link #token(String)}</td></tr>
  * <tr><td>{@link #port(int)}</td><td>0 (any free port)</td><td>the port</td></tr>
- * <tr><td>{@link #token(String)}</td><td>none</td><td>the secret every request must carry (a cookie set by the
- * page's form, or {@code Authorization: Bearer}); required off loopback</td></tr>
+ * <tr><td>{@link #token(String)}</td><td>none: the server makes one</td><td>the secret every request must carry (a
+ * cookie set by the login, or {@code Authorization: Bearer}); given, off loopback, by the one who serves it</td></tr>
  * <tr><td>{@link #maxBarsPerSecond(int)}</td><td>5,000</td><td>chunk bars kept for drawing per second; more are
  * sampled evenly and counted</td></tr>
  * <tr><td>{@link #maxBarsPerFrame(int)}</td><td>4,000</td><td>bars sent to a browser in one update</td></tr>

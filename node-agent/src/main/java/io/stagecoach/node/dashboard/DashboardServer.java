@@ -53,10 +53,11 @@ import org.slf4j.LoggerFactory;
  * {@link DashboardJobs} holds, so that the launcher ({@code stagecoach run --dashboard}, one job) and a node agent
  * (its jobs) host the same page.
  * <p>
- * On a loopback address (the default) it answers only requests whose Host is a loopback name, so that no other site
- * can reach it through a browser by renaming itself (DNS rebinding). On another address every request must carry
- * the token, as the cookie the page's form sets (HttpOnly, SameSite=Strict) or as {@code Authorization: Bearer};
- * a page without it gets the form. One download is made at a time (each is built in memory, up to the job's
+ * Every request must carry the token, on loopback too (any local user can reach a loopback port): as the cookie that
+ * the login sets (HttpOnly, SameSite=Strict; {@code /login?token=...}, the link {@link #loginUrl()} gives, or the
+ * page's form) or as {@code Authorization: Bearer}; a page without it gets the form. A server started without a token
+ * makes a random one. On a loopback address (the default) it also answers only requests whose Host is a loopback
+ * name, so that no other site can reach it through a browser by renaming itself (DNS rebinding). One download is made at a time (each is built in memory, up to the job's
  * {@link DashboardContext#exportRecords()} events); another meanwhile gets 503. Every answer forbids framing, sniffing, referrers and caching, and the page's
  * policy allows only its own script and style.
  * <pre>{@code
@@ -115,6 +116,10 @@ public final class DashboardServer implements AutoCloseable
      */
     public static DashboardServer start(final DashboardContext context, final DashboardJobs jobs)
     {
+        if (null == context.token())
+        {
+            context.token(DashboardToken.random());
+        }
         context.conclude();
         final ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "stagecoach-dashboard", config());
         try
@@ -148,6 +153,15 @@ public final class DashboardServer implements AutoCloseable
     {
         final String host = context.address().contains(":") ? "[" + context.address() + "]" : context.address();
         return "http://" + host + ":" + binding.localAddress().getPort() + "/";
+    }
+
+    /**
+     * @return the page's address with the token, which logs a browser in and sends it on to the page; as secret as
+     * the token (print it to the user, never put it on a command line).
+     */
+    public String loginUrl()
+    {
+        return url() + "login?token=" + context.token();
     }
 
     /**
@@ -219,7 +233,8 @@ public final class DashboardServer implements AutoCloseable
         Route all()
         {
             return respondWithHeaders(securityHeaders(), () -> checkHost(() -> concat(
-                path("login", () -> post(() -> formField("token", this::login))),
+                path("login", () -> concat(post(() -> formField("token", this::login)),
+                    get(() -> parameter("token", this::linkLogin)))),
                 authorized(this::pages))));
         }
 
@@ -282,6 +297,25 @@ public final class DashboardServer implements AutoCloseable
             return respondWithHeaders(List.of(SetCookie.create(HttpCookie.create(COOKIE, given).withPath("/")
                 .withHttpOnly(true).withSameSite(SameSite.Strict)), Location.create("/")),
                 () -> complete(StatusCodes.SEE_OTHER));
+        }
+
+        /**
+         * The printed link's login: the cookie, then a page that moves on to the dashboard by itself, so that the
+         * move is the page's own (same-site) and the SameSite=Strict cookie goes with it, also where the link was
+         * opened from another site or a file.
+         */
+        private Route linkLogin(final String given)
+        {
+            if (!matches(given))
+            {
+                return login(given);
+            }
+            return respondWithHeaders(List.of(SetCookie.create(HttpCookie.create(COOKIE, given).withPath("/")
+                .withHttpOnly(true).withSameSite(SameSite.Strict))),
+                () -> complete(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, "<!doctype html><html lang=\"en\">" +
+                    "<head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"0;url=/\">" +
+                    "<title>Stagecoach dashboard</title></head><body><p><a href=\"/\">To the dashboard</a></p>" +
+                    "</body></html>")));
         }
 
         private boolean matches(final String given)

@@ -96,7 +96,7 @@ class NodeAgentSystemTest
     }
 
     /**
-     * An agent with {@code dashboard.port} serves the live dashboard of the jobs submitted to it, on loopback.
+     * An agent with {@code dashboard.port} serves the live dashboard of the jobs submitted to it, on loopback, with the token it writes into its state folder.
      */
     @Test
     void shouldServeTheLiveDashboardOfTheJobsItRuns(@TempDir final Path temp) throws Exception
@@ -119,9 +119,16 @@ class NodeAgentSystemTest
             assertEquals(0, line.execute("run", "-n", "2", "-H", "node-0:2", "--oversubscribe", "--agent-state",
                 state.toString(), "--timeout", "60", "io.stagecoach.node.launch.ExchangeRank"), err::toString);
             assertTrue(out.toString().contains("rank 1 of 2 got: hello from 0; hello from 1"), out::toString);
-            final java.net.http.HttpResponse<String> jobs = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + ports[1] + "/api/jobs"))
-                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            final java.net.URI api = java.net.URI.create("http://127.0.0.1:" + ports[1] + "/api/jobs");
+            final java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+            assertEquals(401, client.send(java.net.http.HttpRequest.newBuilder(api).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode(), "a token on loopback too");
+            final Path tokenFile = state.resolve("dashboard.token");
+            assertEquals("rw-------", PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(tokenFile)));
+            final java.net.http.HttpResponse<String> jobs = client.send(java.net.http.HttpRequest.newBuilder(api)
+                .header("Authorization", "Bearer " + Files.readString(tokenFile).strip()).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
             assertEquals(200, jobs.statusCode(), jobs::body);
             assertTrue(jobs.body().contains("\"jobs\":[\"node-0-1-"), jobs::body);
             assertTrue(read(log).contains("the live dashboard of the jobs submitted here and of the ranks running here is at " +

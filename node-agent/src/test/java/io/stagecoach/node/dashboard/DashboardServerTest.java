@@ -31,6 +31,7 @@ class DashboardServerTest
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
         .followRedirects(HttpClient.Redirect.NEVER).build();
     private DashboardServer server;
+    private String cookie;
 
     @AfterEach
     void close()
@@ -52,6 +53,17 @@ class DashboardServerTest
         jobs.add(trace);
         server = DashboardServer.start(new DashboardContext().framePeriodNs(50_000_000L), jobs);
         assertTrue(server.url().startsWith("http://127.0.0.1:"), server.url());
+        assertEquals(401, get("api/jobs", null).statusCode(), "a token even on loopback");
+        final String token = server.loginUrl().substring(server.loginUrl().indexOf("token=") + 6);
+        assertTrue(token.matches("[0-9a-f]{48}"), server.loginUrl());
+        final HttpResponse<String> login = client.send(HttpRequest.newBuilder(URI.create(server.loginUrl())).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, login.statusCode(), "the link logs in");
+        assertTrue(login.body().contains("<meta http-equiv=\"refresh\" content=\"0;url=/\">"), login.body());
+        assertTrue(login.headers().firstValue("Set-Cookie").orElse("").contains("SameSite=Strict"));
+        assertEquals(401, client.send(HttpRequest.newBuilder(URI.create(server.url() + "login?token=" +
+            "0".repeat(48))).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+        cookie = "stagecoach-dashboard=" + token;
 
         final HttpResponse<String> page = get("", null);
         assertEquals(200, page.statusCode());
@@ -135,6 +147,7 @@ class DashboardServerTest
     {
         final HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(server.url() + path))
             .timeout(Duration.ofSeconds(10));
-        return null == cookie ? builder : builder.header("Cookie", cookie);
+        final String sent = null != cookie ? cookie : this.cookie;
+        return null == sent ? builder : builder.header("Cookie", sent);
     }
 }
