@@ -134,6 +134,9 @@ final class Solver implements AutoCloseable
         {
             exchange(populations[d]);
         }
+        // the last exchange's unpacks are still on the stream: a step is done when it returns (what reads the fields
+        // next may use another stream, and the step's time includes them)
+        stream.synchronize();
     }
 
     private void overlappedStep()
