@@ -103,6 +103,7 @@ final class NodeServices implements AutoCloseable, JobDashboard
             {
                 throw new AgentConfigException(ex.getMessage(), ex);
             }
+            removeStaleToken(stateFolder.resolve(TOKEN_FILE));
         }
         else
         {
@@ -114,6 +115,18 @@ final class NodeServices implements AutoCloseable, JobDashboard
             "asks for the token{})", dashboard.url(), null != settings.tokenFile() ? " of dashboard.token-file" :
             " in " + stateFolder.resolve(TOKEN_FILE) + ", made at this start; " + dashboard.url() +
             "login?token=... logs a browser in");
+    }
+
+    private static void removeStaleToken(final Path file)
+    {
+        try
+        {
+            Files.deleteIfExists(file);
+        }
+        catch (final IOException ex)
+        {
+            LOG.warn("could not remove the dashboard token of an earlier start, {}: {}", file, ex.toString());
+        }
     }
 
     private static void writeToken(final Path file, final String token)

@@ -61,12 +61,13 @@ final class RunDashboard implements AutoCloseable
     {
         final DashboardContext context = new DashboardContext().address(address).port(port);
         final String file = System.getenv(TOKEN_FILE_VARIABLE);
-        context.token(null != file && !file.isBlank() ? DashboardToken.read(Path.of(file), TOKEN_FILE_VARIABLE) :
-            DashboardToken.random());
+        final boolean ownToken = null != file && !file.isBlank();
+        context.token(ownToken ? DashboardToken.read(Path.of(file), TOKEN_FILE_VARIABLE) : DashboardToken.random());
         final DashboardJobs jobs = new DashboardJobs();
         final DashboardServer server = DashboardServer.start(context, jobs);
-        err.println("stagecoach: dashboard at " + server.loginUrl() + " (the link holds the dashboard's token: keep " +
-            "it to yourself; " + server.url() + " asks for the token)");
+        err.println(ownToken ? "stagecoach: dashboard at " + server.url() + " (it asks for the token of " +
+            TOKEN_FILE_VARIABLE + ")" : "stagecoach: dashboard at " + server.loginUrl() + " (the link holds this " +
+            "run's token: keep it to yourself; " + server.url() + " asks for the token)");
         err.flush();
         return new RunDashboard(server, new DashboardJobObserver(jobs, context), linger, err);
     }

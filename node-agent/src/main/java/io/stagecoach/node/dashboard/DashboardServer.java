@@ -7,6 +7,7 @@ import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.InetSocketAddress;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -55,8 +56,10 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Every request must carry the token, on loopback too (any local user can reach a loopback port): as the cookie that
  * the login sets (HttpOnly, SameSite=Strict; {@code /login?token=...}, the link {@link #loginUrl()} gives, or the
- * page's form) or as {@code Authorization: Bearer}; a page without it gets the form. A server started without a token
- * makes a random one. On a loopback address (the default) it also answers only requests whose Host is a loopback
+ * page's form), which holds only under a random path made at each start where the page then lives (a cookie knows no
+ * port, so another server of this host must not be able to get it sent), or as {@code Authorization: Bearer}, which
+ * also opens the API at the root; a page without either gets the form. A server started without a token makes a
+ * random one. On a loopback address (the default) it also answers only requests whose Host is a loopback
  * name, so that no other site can reach it through a browser by renaming itself (DNS rebinding). One download is made at a time (each is built in memory, up to the job's
  * {@link DashboardContext#exportRecords()} events); another meanwhile gets 503. Every answer forbids framing, sniffing, referrers and caching, and the page's
  * policy allows only its own script and style.
@@ -161,7 +164,7 @@ public final class DashboardServer implements AutoCloseable
      */
     public String loginUrl()
     {
-        return url() + "login?token=" + context.token();
+        return url() + "login?token=" + URLEncoder.encode(context.token(), StandardCharsets.UTF_8);
     }
 
     /**
@@ -221,21 +224,30 @@ public final class DashboardServer implements AutoCloseable
         private final DashboardContext context;
         private final DashboardJobs jobs;
         private final byte[] token;
+        private final String session = DashboardToken.random().substring(0, 32);
         private final AtomicBoolean exporting = new AtomicBoolean();
 
         Routes(final DashboardContext context, final DashboardJobs jobs)
         {
             this.context = context;
             this.jobs = jobs;
-            this.token = null == context.token() ? null : context.token().getBytes(StandardCharsets.UTF_8);
+            this.token = context.token().getBytes(StandardCharsets.UTF_8);
         }
 
+        /**
+         * The page and its API under a random path made at each start, where the login's cookie is confined (a
+         * cookie knows no port: another server of this host could otherwise be sent it); the API also at the root,
+         * for a bearer token only; the login and the style at the root, free.
+         */
         Route all()
         {
             return respondWithHeaders(securityHeaders(), () -> checkHost(() -> concat(
-                path("login", () -> concat(post(() -> formField("token", this::login)),
-                    get(() -> parameter("token", this::linkLogin)))),
-                authorized(this::pages))));
+                path("login", () -> concat(post(() -> formField("token", given -> login(given, false))),
+                    get(() -> parameter("token", given -> login(given, true))))),
+                path("dashboard.css", () -> get(() -> resource("dashboard.css",
+                    ContentTypes.create(MediaTypes.TEXT_CSS, HttpCharsets.UTF_8)))),
+                pathPrefix(session, () -> authorized(true, this::pages)),
+                authorized(false, this::pages))));
         }
 
         private Route pages()
@@ -244,8 +256,6 @@ public final class DashboardServer implements AutoCloseable
                 pathSingleSlash(() -> get(() -> resource("index.html", ContentTypes.TEXT_HTML_UTF8))),
                 path("dashboard.js", () -> get(() -> resource("dashboard.js",
                     ContentTypes.create(MediaTypes.APPLICATION_JAVASCRIPT, HttpCharsets.UTF_8)))),
-                path("dashboard.css", () -> get(() -> resource("dashboard.css",
-                    ContentTypes.create(MediaTypes.TEXT_CSS, HttpCharsets.UTF_8)))),
                 path(PathMatchers.segment("api").slash("jobs"), () -> get(this::jobList)),
                 path(PathMatchers.segment("api").slash("jobs").slash(PathMatchers.segment()).slash("events"),
                     jobId -> get(() -> events(jobId))),
@@ -267,18 +277,17 @@ public final class DashboardServer implements AutoCloseable
             });
         }
 
-        private Route authorized(final Supplier<Route> inner)
+        /**
+         * @param cookies whether the login's cookie counts (under the session's path) besides a bearer token.
+         */
+        private Route authorized(final boolean cookies, final Supplier<Route> inner)
         {
-            if (null == token)
-            {
-                return inner.get();
-            }
             return optionalCookie(COOKIE, cookie -> optionalHeaderValueByName("Authorization", header ->
             {
-                final String given = cookie.map(pair -> pair.value())
-                    .orElse(header.filter(value -> value.startsWith("Bearer ")).map(value -> value.substring(7))
-                        .orElse(null));
-                if (null != given && matches(given))
+                final boolean byHeader = header.filter(value -> value.startsWith("Bearer "))
+                    .map(value -> matches(value.substring(7))).orElse(false);
+                final boolean byCookie = cookies && cookie.map(pair -> matches(pair.value())).orElse(false);
+                if (byHeader || byCookie)
                 {
                     return inner.get();
                 }
@@ -287,35 +296,30 @@ public final class DashboardServer implements AutoCloseable
             }));
         }
 
-        private Route login(final String given)
+        /**
+         * The login: the cookie, valid under the session's path only; then, for the form, a redirect there, and for
+         * the printed link a page that moves on there by itself, so that the move is the page's own (same-site) and
+         * the SameSite=Strict cookie goes with it, also where the link was opened from another site or a file.
+         */
+        private Route login(final String given, final boolean link)
         {
-            if (null == token || !matches(given))
+            if (!matches(given))
             {
                 return complete(HttpResponse.create().withStatus(StatusCodes.UNAUTHORIZED)
                     .withEntity(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, read("login.html"))));
             }
-            return respondWithHeaders(List.of(SetCookie.create(HttpCookie.create(COOKIE, given).withPath("/")
-                .withHttpOnly(true).withSameSite(SameSite.Strict)), Location.create("/")),
-                () -> complete(StatusCodes.SEE_OTHER));
-        }
-
-        /**
-         * The printed link's login: the cookie, then a page that moves on to the dashboard by itself, so that the
-         * move is the page's own (same-site) and the SameSite=Strict cookie goes with it, also where the link was
-         * opened from another site or a file.
-         */
-        private Route linkLogin(final String given)
-        {
-            if (!matches(given))
+            final String page = "/" + session + "/";
+            final HttpHeader cookie = SetCookie.create(HttpCookie.create(COOKIE, given).withPath(page)
+                .withHttpOnly(true).withSameSite(SameSite.Strict));
+            if (!link)
             {
-                return login(given);
+                return respondWithHeaders(List.of(cookie, Location.create(page)),
+                    () -> complete(StatusCodes.SEE_OTHER));
             }
-            return respondWithHeaders(List.of(SetCookie.create(HttpCookie.create(COOKIE, given).withPath("/")
-                .withHttpOnly(true).withSameSite(SameSite.Strict))),
-                () -> complete(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, "<!doctype html><html lang=\"en\">" +
-                    "<head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"0;url=/\">" +
-                    "<title>Stagecoach dashboard</title></head><body><p><a href=\"/\">To the dashboard</a></p>" +
-                    "</body></html>")));
+            return respondWithHeaders(List.of(cookie), () -> complete(HttpEntities.create(
+                ContentTypes.TEXT_HTML_UTF8, "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">" +
+                    "<meta http-equiv=\"refresh\" content=\"0;url=" + page + "\"><title>Stagecoach dashboard" +
+                    "</title></head><body><p><a href=\"" + page + "\">To the dashboard</a></p></body></html>")));
         }
 
         private boolean matches(final String given)

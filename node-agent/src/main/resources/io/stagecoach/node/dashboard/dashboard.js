@@ -300,8 +300,8 @@ function open(job) {
   if (state.source) state.source.close();
   Object.assign(state, { job, bars: [], lanes: [], lastUs: 0, dirty: true, subLaneEnds: new Map(),
     subLanesUsed: new Map() });
-  $("export").href = `/api/jobs/${encodeURIComponent(job)}/trace.json`;
-  const source = new EventSource(`/api/jobs/${encodeURIComponent(job)}/events`);
+  $("export").href = `api/jobs/${encodeURIComponent(job)}/trace.json`;
+  const source = new EventSource(`api/jobs/${encodeURIComponent(job)}/events`);
   source.onmessage = (event) => onFrame(JSON.parse(event.data));
   source.onerror = () => { $("status").textContent = "The connection to the dashboard was lost; retrying…"; };
   state.source = source;
@@ -310,7 +310,7 @@ function open(job) {
 async function start() {
   wire();
   requestAnimationFrame(draw);
-  const response = await fetch("/api/jobs", { credentials: "same-origin" });
+  const response = await fetch("api/jobs", { credentials: "same-origin" });
   const { jobs } = await response.json();
   const select = $("job");
   select.replaceChildren(...jobs.map((job) => new Option(job, job)));

@@ -32,6 +32,7 @@ class DashboardServerTest
         .followRedirects(HttpClient.Redirect.NEVER).build();
     private DashboardServer server;
     private String cookie;
+    private String base = "";
 
     @AfterEach
     void close()
@@ -59,15 +60,19 @@ class DashboardServerTest
         final HttpResponse<String> login = client.send(HttpRequest.newBuilder(URI.create(server.loginUrl())).build(),
             HttpResponse.BodyHandlers.ofString());
         assertEquals(200, login.statusCode(), "the link logs in");
-        assertTrue(login.body().contains("<meta http-equiv=\"refresh\" content=\"0;url=/\">"), login.body());
-        assertTrue(login.headers().firstValue("Set-Cookie").orElse("").contains("SameSite=Strict"));
+        final java.util.regex.Matcher moveOn =
+            java.util.regex.Pattern.compile("content=\"0;url=/([0-9a-f]{32})/\"").matcher(login.body());
+        assertTrue(moveOn.find(), login.body());
+        base = moveOn.group(1) + "/";
+        final String setCookie = login.headers().firstValue("Set-Cookie").orElse("");
+        assertTrue(setCookie.contains("SameSite=Strict") && setCookie.contains("Path=/" + base), setCookie);
         assertEquals(401, client.send(HttpRequest.newBuilder(URI.create(server.url() + "login?token=" +
             "0".repeat(48))).build(), HttpResponse.BodyHandlers.ofString()).statusCode());
         cookie = "stagecoach-dashboard=" + token;
 
         final HttpResponse<String> page = get("", null);
         assertEquals(200, page.statusCode());
-        assertTrue(page.body().contains("<script src=\"/dashboard.js\" defer></script>"), page.body());
+        assertTrue(page.body().contains("<script src=\"dashboard.js\" defer></script>"), page.body());
         assertTrue(page.headers().firstValue("Content-Security-Policy").orElse("").contains("script-src 'self'"));
         assertEquals("nosniff", page.headers().firstValue("X-Content-Type-Options").orElse(""));
         assertEquals(200, get("dashboard.js", null).statusCode());
@@ -113,13 +118,22 @@ class DashboardServerTest
 
         final HttpResponse<String> login = login(TOKEN);
         assertEquals(303, login.statusCode());
+        final String page = login.headers().firstValue("Location").orElse("");
+        assertTrue(page.matches("/[0-9a-f]{32}/"), page);
         final String cookie = login.headers().firstValue("Set-Cookie").orElse("");
         assertTrue(cookie.startsWith("stagecoach-dashboard=" + TOKEN) && cookie.contains("HttpOnly") &&
-            cookie.contains("SameSite=Strict"), cookie);
-        assertEquals(200, get("api/jobs", "stagecoach-dashboard=" + TOKEN).statusCode());
+            cookie.contains("SameSite=Strict") && cookie.contains("Path=" + page), cookie);
+        assertEquals(401, get("api/jobs", "stagecoach-dashboard=" + TOKEN).statusCode(),
+            "the cookie holds under the session's path only");
         assertEquals(200, client.send(request("api/jobs", null).header("Authorization", "Bearer " + TOKEN).build(),
-            HttpResponse.BodyHandlers.ofString()).statusCode());
+            HttpResponse.BodyHandlers.ofString()).statusCode(), "a bearer token opens the API at the root");
+        base = page.substring(1);
+        assertEquals(200, get("api/jobs", "stagecoach-dashboard=" + TOKEN).statusCode());
+        assertEquals(200, get("", "stagecoach-dashboard=" + TOKEN).statusCode());
         assertEquals(401, get("api/jobs", "stagecoach-dashboard=" + TOKEN + "x").statusCode());
+        assertEquals(200, client.send(request("api/jobs", "stagecoach-dashboard=stale").header("Authorization",
+            "Bearer " + TOKEN).build(), HttpResponse.BodyHandlers.ofString()).statusCode(),
+            "a stale cookie does not hide a good bearer token");
     }
 
     @Test
@@ -145,7 +159,7 @@ class DashboardServerTest
 
     private HttpRequest.Builder request(final String path, final String cookie)
     {
-        final HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(server.url() + path))
+        final HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(server.url() + base + path))
             .timeout(Duration.ofSeconds(10));
         final String sent = null != cookie ? cookie : this.cookie;
         return null == sent ? builder : builder.header("Cookie", sent);
