@@ -1,15 +1,12 @@
 package io.stagecoach.node.dashboard;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.function.BiConsumer;
 
 import io.stagecoach.node.launch.JobObserver;
+import io.stagecoach.node.launch.JobSubfolder;
 import io.stagecoach.node.launch.LaunchException;
 import io.stagecoach.pipeline.trace.StageTraceContext;
-import io.stagecoach.protocol.host.PrivateDirectory;
 
 /**
  * Shows a job that this process launches on a dashboard: gives its ranks a live folder in the job's private folder
@@ -55,16 +52,7 @@ public final class DashboardJobObserver implements JobObserver
      */
     public static Path createLiveFolder(final Path jobFolder, final BiConsumer<String, String> environment)
     {
-        final Path folder = jobFolder.resolve(FOLDER);
-        try
-        {
-            Files.createDirectory(folder, PosixFilePermissions.asFileAttribute(PrivateDirectory.DIRECTORY_MODE));
-            Files.setPosixFilePermissions(folder, PrivateDirectory.DIRECTORY_MODE);
-        }
-        catch (final IOException ex)
-        {
-            throw new LaunchException("could not create the live trace folder " + folder + ": " + ex, ex);
-        }
+        final Path folder = JobSubfolder.create(jobFolder, FOLDER, "live trace");
         environment.accept(StageTraceContext.LIVE_DIRECTORY_VARIABLE, folder.toString());
         return folder;
     }

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -61,16 +60,7 @@ final class TraceExport
         {
             return null;
         }
-        final Path folder = jobFolder.resolve(FOLDER);
-        try
-        {
-            Files.createDirectory(folder, PosixFilePermissions.asFileAttribute(PrivateDirectory.DIRECTORY_MODE));
-            Files.setPosixFilePermissions(folder, PrivateDirectory.DIRECTORY_MODE);
-        }
-        catch (final IOException ex)
-        {
-            throw new LaunchException("could not create the trace folder " + folder + ": " + ex, ex);
-        }
+        final Path folder = JobSubfolder.create(jobFolder, FOLDER, "trace");
         context.environment(StageTraceContext.DIRECTORY_VARIABLE, folder.toString());
         return new TraceExport(context, folder);
     }
