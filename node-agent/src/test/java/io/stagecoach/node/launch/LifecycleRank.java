@@ -20,6 +20,7 @@ import io.stagecoach.rank.Stagecoach;
 public final class LifecycleRank
 {
     private static final int TAG = 7;
+    private static final long STOP_AFTER_ROUNDS = 100;
 
     private LifecycleRank()
     {
@@ -81,23 +82,23 @@ public final class LifecycleRank
     }
 
     /**
-     * Rank 1 has itself stopped for {@code seconds} soon after the start; rank 0 goes on until twice as long has
-     * passed, then tells rank 1 to stop (a 0 in the ball). Both print their longest round trip.
+     * Rank 1 has itself stopped for {@code seconds} once the two have played 100 rounds; rank 0 goes on until twice as
+     * long has passed since its start, then tells rank 1 to stop (a 0 in the ball). Both print their longest round
+     * trip.
      */
     private static void pingPongAcrossAPause(final Communicator world, final int seconds) throws IOException
     {
-        final long pid = ProcessHandle.current().pid();
-        if (world.rank() == 1)
-        {
-            new ProcessBuilder("sh", "-c", "sleep 0.5; kill -STOP " + pid + "; sleep " + seconds + "; kill -CONT " +
-                pid).start();
-        }
         final ByteBuffer ball = ByteBuffer.allocateDirect(4);
         final long endNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(2L * seconds);
         long longestNs = 0;
+        long rounds = 0;
         boolean playing = true;
         while (playing)
         {
+            if (world.rank() == 1 && rounds++ == STOP_AFTER_ROUNDS)
+            {
+                stopThisProcessSoon(seconds);
+            }
             final long startNs = System.nanoTime();
             if (world.rank() == 0)
             {
@@ -117,5 +118,16 @@ public final class LifecycleRank
         System.out.println("rank " + world.rank() + " longest round trip " + TimeUnit.NANOSECONDS.toMillis(longestNs) +
             " ms");
         world.close();
+    }
+
+    /**
+     * Has this process stopped (SIGSTOP) half a second from now, for {@code seconds}, by a shell of its own: called
+     * once the ping-pong runs, so that the stop falls inside both ranks' loops however slowly the ranks came up.
+     */
+    private static void stopThisProcessSoon(final int seconds) throws IOException
+    {
+        final long pid = ProcessHandle.current().pid();
+        new ProcessBuilder("sh", "-c", "sleep 0.5; kill -STOP " + pid + "; sleep " + seconds + "; kill -CONT " + pid)
+            .start();
     }
 }
