@@ -148,6 +148,23 @@ class StagecoachCommandTest
         assertEquals(0, ProcessHandle.current().children().count(), "processes started");
     }
 
+    @Test
+    void shouldBuildOnlyTheNamedSubcommandYetListThemAllInHelp()
+    {
+        assertEquals(java.util.Set.of("ps"), StagecoachCommand.commandLine(new String[] { "ps", "--json" })
+            .getSubcommands().keySet());
+        assertEquals(java.util.List.of("run", "ps", "kill", "datatype", "tune", "agent", "help"),
+            java.util.List.copyOf(StagecoachCommand.commandLine().getSubcommands().keySet()));
+
+        assertEquals(0, execute("--help"));
+        assertTrue(out.toString().contains("  ps  ") && out.toString().contains("  agent  "), out::toString);
+        out.getBuffer().setLength(0);
+        assertEquals(0, execute("help", "run"));
+        assertTrue(out.toString().startsWith("Usage: stagecoach run "), out::toString);
+        assertEquals(2, execute("rnu"));
+        assertTrue(err.toString().contains("Unmatched argument at index 0: 'rnu'"), err::toString);
+    }
+
     private static String nested(final String open, final String core, final String close, final int levels)
     {
         return open.repeat(levels) + core + close.repeat(levels);
@@ -155,7 +172,7 @@ class StagecoachCommandTest
 
     private int execute(final String... args)
     {
-        final CommandLine commandLine = StagecoachCommand.commandLine();
+        final CommandLine commandLine = StagecoachCommand.commandLine(args);
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
         return commandLine.execute(args);
