@@ -1,9 +1,7 @@
 package io.stagecoach.node.cli;
 
 import java.io.PrintWriter;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.Supplier;
+import java.util.List;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -29,7 +27,7 @@ public final class StagecoachCommand implements Runnable
      * it is added: a command line names one, so only that one is built (40 ms of the 130 the whole tree costs a
      * command's start); a line that names none, or help, gets them all.
      */
-    private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+    private static final List<String> SUBCOMMANDS = List.of("run", "ps", "kill", "datatype", "tune", "agent", "help");
 
     @Spec
     private CommandSpec spec;
@@ -76,13 +74,9 @@ public final class StagecoachCommand implements Runnable
     {
         final CommandLine commandLine = new CommandLine(new StagecoachCommand());
         final String first = args.length > 0 ? args[0] : "";
-        if (SUBCOMMANDS.containsKey(first) && !"help".equals(first))
+        for (final String name : SUBCOMMANDS.contains(first) && !"help".equals(first) ? List.of(first) : SUBCOMMANDS)
         {
-            commandLine.addSubcommand(first, SUBCOMMANDS.get(first).get());
-        }
-        else
-        {
-            SUBCOMMANDS.forEach((name, command) -> commandLine.addSubcommand(name, command.get()));
+            commandLine.addSubcommand(name, subcommand(name));
         }
         final CommandLine run = commandLine.getSubcommands().get("run");
         if (null != run)
@@ -99,17 +93,18 @@ public final class StagecoachCommand implements Runnable
         return commandLine;
     }
 
-    private static Map<String, Supplier<Object>> subcommands()
+    private static Object subcommand(final String name)
     {
-        final Map<String, Supplier<Object>> subcommands = new LinkedHashMap<>();
-        subcommands.put("run", RunCommand::new);
-        subcommands.put("ps", JobsCommand::new);
-        subcommands.put("kill", KillCommand::new);
-        subcommands.put("datatype", DatatypeCommand::new);
-        subcommands.put("tune", TuneCommand::new);
-        subcommands.put("agent", AgentCommand::new);
-        subcommands.put("help", CommandLine.HelpCommand::new);
-        return subcommands;
+        return switch (name)
+        {
+            case "run" -> new RunCommand();
+            case "ps" -> new JobsCommand();
+            case "kill" -> new KillCommand();
+            case "datatype" -> new DatatypeCommand();
+            case "tune" -> new TuneCommand();
+            case "agent" -> new AgentCommand();
+            default -> new CommandLine.HelpCommand();
+        };
     }
 
     private static int usageError(final CommandLine.ParameterException ex, final String[] args)

@@ -5,8 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -18,14 +24,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The class-data archive that {@code bin/stagecoach} makes for {@code run}, {@code ps} and {@code kill} from a bundle:
- * made at a user's first such command in a private folder of the user's cache, used by the next, made again when the
- * bundle changes, and never made through a link. The bundle is this build's jars and the running Java runtime.
+ * made at a user's first such command, silently, in a private folder of the user's cache, used by the next, made
+ * anew for a changed bundle, tried again a day after a making that failed, and never made through a link or in
+ * another user's folder. The bundle is this build's jars and the running Java runtime.
  */
 @Tag("system")
 @Timeout(120)
@@ -63,65 +69,110 @@ class CommandClassArchiveSystemTest
     @Test
     void shouldMakeTheArchiveOnceInAPrivateFolderAndUseItAfter() throws Exception
     {
-        final Result first = ps("");
+        final Result first = command(Map.of(), "ps");
         assertEquals(1, first.status, first.output);
-        assertTrue(first.output.contains("no agent answers"), first.output);
+        assertEquals(List.of("stagecoach: no agent answers at " + work.resolve("no-agent/agent.sock") +
+            " (No such file or directory)"), first.output.lines().toList(), "the making prints nothing");
         final Path folder = cache.resolve("stagecoach");
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(folder)));
         final List<Path> archives = archives(folder);
         assertEquals(1, archives.size(), archives::toString);
         assertEquals("r--------", PosixFilePermissions.toString(Files.getPosixFilePermissions(archives.get(0))));
-        try (Stream<Path> left = Files.list(folder))
-        {
-            assertEquals(List.of(archives.get(0)), left.toList(), "nothing of the making is left");
-        }
+        assertEquals(archives, files(folder), "nothing of the making is left");
 
-        final Result second = ps("-Xlog:class+load");
-        assertEquals(1, second.status, second.output);
-        assertTrue(second.output.contains(FROM_ARCHIVE), second.output);
-        assertEquals(archives, archives(folder));
-
-        try (Stream<Path> jars = Files.list(bundle.resolve("lib")))
+        for (final String[] line : new String[][] { { "ps" }, { "kill", "job-1" }, { "run", "-n", "1", "-H",
+            "node:1", "program" } })
         {
-            Files.delete(jars.filter(jar -> jar.getFileName().toString().startsWith("jcuda-natives")).findFirst()
-                .orElseThrow());
+            final Result next = command(Map.of("STAGECOACH_JAVA_OPTS", "-Xlog:class+load"), line);
+            assertEquals(1, next.status, next.output);
+            assertTrue(next.output.contains(FROM_ARCHIVE), line[0] + ": " + next.output);
         }
-        final Result changed = ps("-Xlog:class+load");
+        assertEquals(archives, files(folder));
+
+        final Path picocli = jar("picocli");
+        Files.copy(Files.readSymbolicLink(picocli), picocli, StandardCopyOption.REPLACE_EXISTING);
+        final Result changed = command(Map.of("STAGECOACH_JAVA_OPTS", "-Xlog:class+load"), "ps");
         assertEquals(1, changed.status, changed.output);
+        assertTrue(changed.output.contains(FROM_ARCHIVE), changed.output);
         final List<Path> after = archives(folder);
-        assertEquals(1, after.size(), after::toString);
-        assertNotEquals(archives, after, "a changed bundle gets an archive of its own, the former one goes");
+        assertEquals(2, after.size(), "a changed bundle gets an archive of its own: " + after);
     }
 
     @Test
-    void shouldNotMakeTheArchiveThroughALink() throws Exception
+    void shouldTryAgainADayAfterAFailedMaking() throws Exception
+    {
+        final Result failed = command(Map.of("JAVA_TOOL_OPTIONS", "-Xshare:off"), "ps");
+        assertEquals(1, failed.status, failed.output);
+        final Path folder = cache.resolve("stagecoach");
+        final List<Path> marks = files(folder);
+        assertEquals(1, marks.size(), marks::toString);
+        assertTrue(marks.get(0).getFileName().toString().endsWith(".failed"), marks::toString);
+
+        command(Map.of(), "ps");
+        assertEquals(marks, files(folder), "not tried again within the day");
+
+        Files.setLastModifiedTime(marks.get(0), FileTime.from(Instant.now().minus(Duration.ofDays(2))));
+        final Result next = command(Map.of("STAGECOACH_JAVA_OPTS", "-Xlog:class+load"), "ps");
+        assertTrue(next.output.contains(FROM_ARCHIVE), next.output);
+        assertEquals(archives(folder), files(folder), "the archive, and no mark");
+    }
+
+    @Test
+    void shouldNotMakeTheArchiveThroughALinkNorInAnotherUsersFolder() throws Exception
     {
         final Path elsewhere = Files.createDirectories(work.resolve("elsewhere"));
         Files.createDirectories(cache);
         Files.createSymbolicLink(cache.resolve("stagecoach"), elsewhere);
 
-        final Result result = ps("-Xlog:class+load");
+        final Result linked = command(Map.of("STAGECOACH_JAVA_OPTS", "-Xlog:class+load"), "ps");
 
-        assertEquals(1, result.status, result.output);
-        assertTrue(result.output.contains("no agent answers"), result.output);
-        assertFalse(result.output.contains(FROM_ARCHIVE), result.output);
-        try (Stream<Path> files = Files.list(elsewhere))
-        {
-            assertEquals(0, files.count(), "nothing written through the link");
-        }
+        assertEquals(1, linked.status, linked.output);
+        assertTrue(linked.output.contains("no agent answers"), linked.output);
+        assertFalse(linked.output.contains(FROM_ARCHIVE), linked.output);
+        assertEquals(List.of(), files(elsewhere), "nothing written through the link");
+
+        assumeTrue("root".equals(System.getProperty("user.name")), "only root can give a folder to another user");
+        final Path others = Files.createDirectories(work.resolve("others"));
+        Files.setOwner(others, others.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+        cache = others.resolve("cache");
+        final Result foreign = command(Map.of("STAGECOACH_JAVA_OPTS", "-Xlog:class+load"), "ps");
+        assertEquals(1, foreign.status, foreign.output);
+        assertFalse(foreign.output.contains(FROM_ARCHIVE), foreign.output);
+        assertFalse(Files.exists(cache), "nothing made in another user's folder");
     }
 
-    private Result ps(final String javaOptions) throws IOException, InterruptedException
+    private Result command(final Map<String, String> environment, final String... line)
+        throws IOException, InterruptedException
     {
-        final ProcessBuilder builder = new ProcessBuilder("bash", SCRIPT.toString(), "ps", "--agent-state",
-            work.resolve("no-agent").toString()).redirectErrorStream(true);
+        final List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString()));
+        command.add(line[0]);
+        command.addAll(List.of("--agent-state", work.resolve("no-agent").toString()));
+        command.addAll(List.of(line).subList(1, line.length));
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().remove("JAVA_TOOL_OPTIONS");
         builder.environment().put("STAGECOACH_HOME", bundle.toString());
         builder.environment().put("XDG_CACHE_HOME", cache.toString());
-        builder.environment().put("STAGECOACH_JAVA_OPTS", javaOptions);
+        builder.environment().putAll(environment);
         final Process process = builder.start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "waited 60 s for " + SCRIPT);
         return new Result(process.exitValue(), output);
+    }
+
+    private Path jar(final String prefix) throws IOException
+    {
+        try (Stream<Path> jars = Files.list(bundle.resolve("lib")))
+        {
+            return jars.filter(jar -> jar.getFileName().toString().startsWith(prefix)).findFirst().orElseThrow();
+        }
+    }
+
+    private static List<Path> files(final Path folder) throws IOException
+    {
+        try (Stream<Path> files = Files.list(folder))
+        {
+            return files.sorted().toList();
+        }
     }
 
     private static List<Path> archives(final Path folder) throws IOException
@@ -129,7 +180,7 @@ class CommandClassArchiveSystemTest
         try (Stream<Path> files = Files.list(folder))
         {
             return files.filter(file -> file.getFileName().toString().matches("commands-\\d+\\.jsa"))
-                .filter(file -> Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)).toList();
+                .filter(file -> Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)).sorted().toList();
         }
     }
 
