@@ -762,12 +762,13 @@ public final class Communicator implements AutoCloseable
         final long lowBytes = compiled.dataLowBytes(count);
         final long highBytes = compiled.dataHighBytes(count);
         final long startOffset = buffer.baseAddress() - buffer.lowAddress();
-        if (highBytes > lowBytes &&
-            (startOffset + lowBytes < 0 || startOffset + highBytes > buffer.lengthBytes()))
+        // compared without adding to the offset: a count near Long.MAX_VALUE must not wrap past the check
+        if (highBytes > lowBytes && (lowBytes < -startOffset || highBytes > buffer.lengthBytes() - startOffset))
         {
+            final long end = startOffset + highBytes;
             throw badBuffer(role + " buffer of " + buffer.lengthBytes() + " bytes is too small for " + count +
                 " x " + type + ": the data spans bytes [" + (startOffset + lowBytes) + ", " +
-                (startOffset + highBytes) + ") of it");
+                (highBytes >= 0 ? Long.toUnsignedString(end) : Long.toString(end)) + ") of it");
         }
     }
 }

@@ -321,6 +321,9 @@ class PointToPointTest
             "count -1 is negative");
         assertFails(comm.isend(direct(4), 2, Datatype.INT, 1, 0), IllegalArgumentException.class,
             "send buffer of 4 bytes is too small for 2 x INT: the data spans bytes [0, 8) of it");
+        assertFails(comm.irecv(direct(16).position(1), Long.MAX_VALUE, Datatype.BYTE, 1, 0),
+            IllegalArgumentException.class, "receive buffer of 16 bytes is too small for 9223372036854775807 x BYTE: " +
+            "the data spans bytes [1, 9223372036854775808) of it");
         assertFails(comm.irecv(ByteBuffer.allocate(4), 1, Datatype.INT, 1, 0), IllegalArgumentException.class,
             "receive buffer must be a direct ByteBuffer");
         assertFails(comm.isend(0, 4, 1, Datatype.INT, 1, 0), IllegalArgumentException.class, "address is null");
