@@ -414,6 +414,7 @@ public final class Communicator implements AutoCloseable
         {
             while (true)
             {
+                checkOpen();
                 final Status status = engine.probe(source, tag, WORLD_CONTEXT);
                 if (status != null)
                 {

@@ -4,7 +4,9 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.stagecoach.protocol.ErrorClass;
@@ -91,6 +93,23 @@ class PeerFailureTest
             assertEquals(ErrorClass.COMM, closed.errorClass());
             assertThrows(StagecoachException.class, () -> job.rank(1).probe(0, 1));
             assertThrows(StagecoachException.class, () -> job.rank(1).allocate(64));
+        }
+    }
+
+    @Test
+    void shouldEndABlockingProbeWhenAnotherThreadClosesItsCommunicator() throws Exception
+    {
+        try (LocalJob job = LocalJob.start(directory, 2, context -> { }))
+        {
+            final CompletableFuture<Status> probe = CompletableFuture.supplyAsync(() -> job.rank(0).probe(1, 9));
+            Thread.sleep(200);
+            assertFalse(probe.isDone(), "nothing was sent with tag 9");
+
+            job.rank(0).close();
+
+            final ExecutionException ended = assertThrows(ExecutionException.class,
+                () -> probe.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+            assertEquals("rank 0 closed its communicator", ended.getCause().getMessage());
         }
     }
 
