@@ -130,7 +130,7 @@ public final class Request extends CompletionStageAdapter<Status>
         Status result = status;
         if (result == null)
         {
-            result = awaitSlowly(timeout.toNanos());
+            result = awaitSlowly(timeoutNs(timeout));
         }
         if (result.error() != null)
         {
@@ -194,13 +194,22 @@ public final class Request extends CompletionStageAdapter<Status>
      */
     public static Status[] waitAll(final Duration timeout, final Request... requests)
     {
-        final long deadlineNs = deadline(timeout.toNanos());
+        final long timeoutNs = timeoutNs(timeout);
+        final long deadlineNs = deadline(timeoutNs);
         final Status[] statuses = new Status[requests.length];
         for (int i = 0; i < requests.length; i++)
         {
             final Request request = requests[i];
             final long remainingNs = deadlineNs - System.nanoTime();
-            statuses[i] = request.status != null ? request.status : request.awaitSlowly(Math.max(0, remainingNs));
+            try
+            {
+                statuses[i] = request.status != null ? request.status : request.awaitSlowly(Math.max(0, remainingNs));
+            }
+            catch (final RequestTimeoutException ex)
+            {
+                throw new RequestTimeoutException((requests.length - i) + " of " + requests.length + " requests " +
+                    "did not complete within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms, first: " + request);
+            }
         }
         return statuses;
     }
@@ -251,7 +260,8 @@ public final class Request extends CompletionStageAdapter<Status>
 
     private static int awaitAny(final Duration timeout, final Request... requests)
     {
-        final long deadlineNs = deadline(timeout.toNanos());
+        final long timeoutNs = timeoutNs(timeout);
+        final long deadlineNs = deadline(timeoutNs);
         final AwaitIdler idler = requests[0].idler();
         while (true)
         {
@@ -267,7 +277,7 @@ public final class Request extends CompletionStageAdapter<Status>
             if (System.nanoTime() - deadlineNs >= 0)
             {
                 throw new RequestTimeoutException("none of " + requests.length + " requests completed within " +
-                    TimeUnit.NANOSECONDS.toMillis(timeout.toNanos()) + " ms, first: " + requests[0]);
+                    TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms, first: " + requests[0]);
             }
             idler.idle(work, requests[0]);
         }
@@ -487,6 +497,20 @@ public final class Request extends CompletionStageAdapter<Status>
     private AwaitIdler idler()
     {
         return engine == null ? new AwaitIdler(IdleMode.BACKOFF, 1_000_000) : engine.newIdler();
+    }
+
+    /**
+     * @return the timeout in nanoseconds, at most {@link #MAX_TIMEOUT_NS} (about 73 years: any longer is as long).
+     * @throws InvalidArgumentException for no timeout or a negative one, naming it.
+     */
+    private static long timeoutNs(final Duration timeout)
+    {
+        if (timeout == null || timeout.isNegative())
+        {
+            throw new InvalidArgumentException(ErrorClass.ARG, (timeout == null ? "timeout is null" : "timeout " +
+                timeout + " is negative") + " (Duration.ZERO tests once, a longer one waits)");
+        }
+        return timeout.compareTo(Duration.ofNanos(MAX_TIMEOUT_NS)) > 0 ? MAX_TIMEOUT_NS : timeout.toNanos();
     }
 
     private static long deadline(final long timeoutNs)

@@ -373,13 +373,20 @@ class PointToPointTest
         assertEquals(1, source.get(10, TimeUnit.SECONDS));
         assertFalse(other.isDone());
         assertThrows(RequestTimeoutException.class, () -> other.await(Duration.ofMillis(50)));
+        assertEquals("1 of 2 requests did not complete within 50 ms, first: " + other, assertThrows(
+            RequestTimeoutException.class, () -> Request.waitAll(Duration.ofMillis(50), receive, other)).getMessage());
+        assertEquals("timeout PT-0.001S is negative (Duration.ZERO tests once, a longer one waits)", assertThrows(
+            InvalidArgumentException.class, () -> other.await(Duration.ofMillis(-1))).getMessage());
+        assertEquals("timeout is null (Duration.ZERO tests once, a longer one waits)", assertThrows(
+            InvalidArgumentException.class, () -> Request.waitAny(null, other)).getMessage());
 
         final CompletableFuture<Status> failed = comm(0).isend(direct(4), 1, Datatype.INT, 9, 0)
             .toCompletableFuture();
         assertTrue(failed.isCompletedExceptionally());
 
         comm(2).send(ints(2, i -> i), 2, Datatype.INT, 0, 104);
-        final Status[] statuses = Request.waitAll(TIMEOUT, receive, other);
+        final Status[] statuses = Request.waitAll(Duration.ofSeconds(Long.MAX_VALUE), receive, other);
+        assertEquals(0, Request.waitAny(java.time.temporal.ChronoUnit.FOREVER.getDuration(), other));
         assertEquals(2, statuses[1].source());
     }
 
