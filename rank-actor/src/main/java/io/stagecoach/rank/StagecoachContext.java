@@ -947,7 +947,13 @@ public final class StagecoachContext
 
     private static int intSetting(final String property, final int fallback)
     {
-        return (int)longSetting(property, fallback);
+        final long value = longSetting(property, fallback);
+        if (value != (int)value)
+        {
+            throw new IllegalArgumentException("setting " + property + " = " + value + " is outside [" +
+                Integer.MIN_VALUE + ", " + Integer.MAX_VALUE + "]");
+        }
+        return (int)value;
     }
 
     private static long longSetting(final String property, final long fallback)

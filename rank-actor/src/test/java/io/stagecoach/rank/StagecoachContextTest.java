@@ -73,6 +73,21 @@ class StagecoachContextTest
     }
 
     @Test
+    void shouldRefuseAWholeNumberSettingBeyondItsRangeInsteadOfWrappingIt()
+    {
+        System.setProperty("stagecoach.eager.threshold.bytes", "4294983680");
+        try
+        {
+            assertEquals("setting stagecoach.eager.threshold.bytes = 4294983680 is outside [-2147483648, " +
+                "2147483647]", assertThrows(IllegalArgumentException.class, StagecoachContext::new).getMessage());
+        }
+        finally
+        {
+            System.clearProperty("stagecoach.eager.threshold.bytes");
+        }
+    }
+
+    @Test
     void shouldTakeTheStageTraceFolderAndRingFromTheSettings() throws IOException
     {
         final Path folder = Files.createDirectory(directory.resolve("trace"),
