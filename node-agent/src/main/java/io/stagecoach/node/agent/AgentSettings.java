@@ -192,8 +192,9 @@ public record AgentSettings(String nodeName, String host, int port, List<SeedAdd
     }
 
     /**
-     * @return whether this agent may run ranks of jobs: only with the cluster's key (TLS), so that a process without
-     * it can neither join nor submit, or where Artery binds the loopback network (agents of one machine, for tests).
+     * @return whether this agent may run ranks of jobs: with the cluster's key (TLS), so that a process without it can
+     * neither join nor submit, or where Artery binds the loopback network (agents of one machine, for tests), where
+     * it runs only the jobs submitted to it ({@code JobsBehavior}): any local user may reach a loopback port.
      */
     public boolean runsJobs()
     {

@@ -56,6 +56,10 @@ public final class JobsBehavior
         "anyone who reaches its port could join and start ranks; give it the cluster's key (tls.key-store, " +
         "tls.password-file)";
 
+    private static final String ONLY_OWN_JOBS = "without the cluster key (tls) this agent runs only the ranks of " +
+        "jobs submitted to it, not a part of another agent's job: on loopback any local user could start an agent " +
+        "of their own, join this cluster and start ranks as this agent's user";
+
     private final ActorContext<Command> context;
     private final AgentSettings settings;
     private final Path aeronDirectory;
@@ -261,6 +265,13 @@ public final class JobsBehavior
         if (!settings.runsJobs())
         {
             start.coordinator().tell(new JobCoordinator.PartEnded(settings.nodeName(), 1, NO_KEY));
+            return Behaviors.same();
+        }
+        if (null == settings.clusterKey() && !start.coordinator().path().address().hasLocalScope())
+        {
+            context.getLog().warn("node {}: refused a part of job {} from {}: no cluster key", settings.nodeName(),
+                jobId, start.coordinator().path().address());
+            start.coordinator().tell(new JobCoordinator.PartEnded(settings.nodeName(), 1, ONLY_OWN_JOBS));
             return Behaviors.same();
         }
         if (parts.contains(jobId))

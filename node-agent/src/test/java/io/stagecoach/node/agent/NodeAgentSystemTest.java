@@ -27,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Two agent processes on 127.0.0.1 form a cluster that {@code stagecoach agent status} shows from either side; one
- * stopped by SIGTERM leaves it, exits 0 and removes its socket, and the other sees it gone.
+ * Two agent processes on 127.0.0.1 form a cluster that {@code stagecoach agent status} shows from either side, and
+ * that, without the cluster key, runs no part of one agent's job on the other; one stopped by SIGTERM leaves it, exits
+ * 0 and removes its socket, and the other sees it gone.
  */
 @Tag("system")
 @Timeout(180)
@@ -71,6 +72,19 @@ class NodeAgentSystemTest
             final ClusterStatus json = ClusterStatus.parse(statusCommand("--json", "--config", configs[0].toString()));
             assertEquals("node-0", json.node());
             assertEquals(2, json.members().size());
+
+            // Without the cluster key another agent's job gets no ranks here: on loopback, anyone could run that one.
+            final StringWriter out = new StringWriter();
+            final StringWriter err = new StringWriter();
+            final CommandLine line = StagecoachCommand.commandLine();
+            line.setOut(new PrintWriter(out));
+            line.setErr(new PrintWriter(err));
+            assertEquals(1, line.execute("run", "-n", "2", "-H", "node-0:1,node-1:1", "--oversubscribe",
+                "--agent-state", states[0].toString(), "--timeout", "60", "io.stagecoach.node.launch.ExchangeRank"),
+                () -> out + "\n" + err);
+            assertTrue(err.toString().contains("node node-1: without the cluster key (tls) this agent runs only the " +
+                "ranks of jobs submitted to it"), err::toString);
+            assertTrue(read(logs[1]).contains("refused a part of job"), () -> read(logs[1]));
 
             final long stopNs = System.nanoTime();
             processes.get(0).destroy();
