@@ -54,6 +54,11 @@ target="benchmarks/target"
 results="${RESULTS:-${target}/p2p}"
 peer_binary="${target}/peers/osu_p2p"
 if [[ "$(id -u)" -eq 0 ]]; then NICE="${NICE:--20}"; else NICE="${NICE:-0}"; fi
+# The Aeron peers' directories lie in a private folder of random name (Aeron deletes its directory at start and end,
+# following links: a name another user could guess and plant would make it delete what they choose).
+umask 077
+shm_base="$(mktemp -d /dev/shm/stagecoach-p2p.XXXXXXXXXX)"
+trap 'rm -rf --one-file-system "${shm_base}"' EXIT
 # The Aeron samples run as our ranks do: Agrona's bounds checks off (the launcher's default for ranks).
 jvm_opens=(--add-opens java.base/jdk.internal.misc=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED
            -Dagrona.disable.bounds.checks=true)
@@ -126,7 +131,7 @@ ours() {
 aeron_ping_pong() {
     local jar dir driver pong
     jar="$(aeron_jar)"
-    dir="/dev/shm/stagecoach-p2p-aeron-$$"
+    dir="${shm_base}/aeron"
     local props=(-Daeron.dir="${dir}" -Daeron.sample.ping.channel=aeron:ipc -Daeron.sample.pong.channel=aeron:ipc)
     nice -n "${NICE}" "${JAVA}" "${jvm_opens[@]}" -cp "${jar}" -Daeron.dir="${dir}" -Daeron.threading.mode=SHARED \
         -Daeron.dir.delete.on.start=true -Daeron.dir.delete.on.shutdown=true io.aeron.driver.MediaDriver \
@@ -145,22 +150,22 @@ aeron_ping_pong() {
 }
 
 aeron_embedded_ping_pong() {
-    local dir="/dev/shm/stagecoach-p2p-aeron-emb-$$"
+    local dir="${shm_base}/aeron-emb"
     echo n | nice -n "${NICE}" "${JAVA}" "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="${dir}" \
         -Daeron.dir.delete.on.start=true -Daeron.dir.delete.on.shutdown=true \
         -Daeron.sample.ping.channel=aeron:ipc -Daeron.sample.pong.channel=aeron:ipc \
         -Daeron.sample.idleStrategy="${AERON_IDLE}" -Daeron.sample.messageLength="${LAT_BYTES}" \
         -Daeron.sample.messages="${AERON_MESSAGES}" -Daeron.sample.warmup.messages=10000 \
         -Daeron.sample.warmup.iterations=3 io.aeron.samples.EmbeddedPingPong || true
-    rm -rf "${dir}"
+    rm -rf --one-file-system "${dir}"
 }
 
 aeron_ipc_throughput() {
-    local dir="/dev/shm/stagecoach-p2p-aeron-thr-$$"
+    local dir="${shm_base}/aeron-thr"
     timeout -s INT 8 nice -n "${NICE}" "${JAVA}" "${jvm_opens[@]}" -cp "$(aeron_jar)" -Daeron.dir="${dir}" \
         -Daeron.dir.delete.on.start=true -Daeron.dir.delete.on.shutdown=true \
         -Daeron.sample.messageLength="${BW_BYTES}" io.aeron.samples.EmbeddedIpcThroughput || true
-    rm -rf "${dir}"
+    rm -rf --one-file-system "${dir}"
 }
 
 # OMB table: the value on the row of a size.

@@ -8,6 +8,7 @@
 
 mps_running=0
 mps_pids_before=""
+mps_dir=""
 step_pid=0
 
 # The comment at the top of the script, from its second line to `set -euo pipefail`.
@@ -25,13 +26,13 @@ check_args() {
 
 elapsed() { echo "$(( $(date +%s) - started_s ))"; }
 
-# The processes of MPS (control daemon and server), from /proc: no procps needed.
+# The processes of MPS (control daemon and server) of this user, from /proc: no procps needed.
 mps_pids() {
     local file name
     for file in /proc/[0-9]*/comm; do
         name=""
         read -r name 2>/dev/null < "${file}" || continue
-        if [[ "${name}" == nvidia-cuda-mps* ]]; then
+        if [[ "${name}" == nvidia-cuda-mps* && -O "${file%/comm}" ]]; then
             file="${file#/proc/}"
             echo "${file%/comm}"
         fi
@@ -42,10 +43,15 @@ mps_pid_list() {
     mps_pids | paste -sd ' ' -
 }
 
-# start_mps WHAT: starts MPS; WHAT (the runs that want it) goes on without it where it does not start.
+# start_mps WHAT: starts MPS; WHAT (the runs that want it) goes on without it where it does not start. Its pipe and
+# log folders are private ones of random name, exported so that the daemon and every client of the runs (ranks, the
+# peers under mpirun) find them: the default, /tmp/nvidia-mps, is a fixed name another user could make first.
 start_mps() {
     mps_pids_before="$(mps_pid_list)"
-    log "starting MPS: ${mps_control} -d"
+    mps_dir="$(mktemp -d "${TMPDIR:-/tmp}/stagecoach-mps.XXXXXXXXXX")"
+    mkdir -m 700 "${mps_dir}/pipe" "${mps_dir}/log"
+    export CUDA_MPS_PIPE_DIRECTORY="${mps_dir}/pipe" CUDA_MPS_LOG_DIRECTORY="${mps_dir}/log"
+    log "starting MPS: ${mps_control} -d (pipe and log folders in ${mps_dir})"
     mps_running=1
     if ! timeout 20 "${mps_control}" -d; then
         log "MPS did not start; ${1} go on without it (see their log)"
@@ -77,6 +83,10 @@ stop_mps() {
             [[ " ${mps_pids_before} " == *" ${pid} "* ]] || kill -KILL "${pid}" 2>/dev/null || true
         done
     fi
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+    cp "${mps_dir}/log/"*.log "${raw}/" 2>/dev/null || true
+    rm -rf --one-file-system "${mps_dir}"
+    mps_dir=""
     log "MPS stopped ($(elapsed) s)"
 }
 
