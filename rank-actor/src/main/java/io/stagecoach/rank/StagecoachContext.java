@@ -599,7 +599,8 @@ public final class StagecoachContext
 
     /**
      * @param handler told of errors no request can carry, such as a receiver rejecting an eager message whose send
-     *                already completed; by default they are logged.
+     *                already completed, on a thread of its own, one at a time and in order, so that it may call the
+     *                communicator (even close it); by default they are logged.
      * @return this.
      */
     public StagecoachContext asyncErrorHandler(final Consumer<Throwable> handler)
@@ -885,7 +886,8 @@ public final class StagecoachContext
             10_000_000,
             idleMode,
             awaitMaxParkNs,
-            asyncErrorHandler != null ? asyncErrorHandler : ProgressEngine.loggingErrorHandler(rank),
+            asyncErrorHandler != null ? new AsyncErrorThread(asyncErrorHandler, rank) :
+                ProgressEngine.loggingErrorHandler(rank),
             sameNodeReads,
             sharedArenaBytes,
             deviceIpcThresholdBytes == DEVICE_IPC_THRESHOLD_MODEL ? EngineSettings.MODEL_CHOOSES :

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeUnit;
 
 import io.stagecoach.protocol.ErrorClass;
@@ -110,6 +111,33 @@ class PeerFailureTest
             final ExecutionException ended = assertThrows(ExecutionException.class,
                 () -> probe.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
             assertEquals("rank 0 closed its communicator", ended.getCause().getMessage());
+        }
+    }
+
+    @Test
+    void shouldLetTheAsyncErrorHandlerUseTheCommunicator() throws Exception
+    {
+        final AtomicReference<Communicator> sender = new AtomicReference<>();
+        final CompletableFuture<String> handled = new CompletableFuture<>();
+        try (LocalJob job = LocalJob.start(directory, 2, context -> context.asyncErrorHandler(error ->
+        {
+            // the error comes while the engine holds its lock: a send from here must still go
+            final ByteBuffer note = ByteBuffer.allocateDirect(4).putInt(0, 7);
+            sender.get().send(note, 1, Datatype.INT, 1, 78);
+            handled.complete(error.getMessage());
+        })))
+        {
+            sender.set(job.rank(0));
+            final ByteBuffer note = ByteBuffer.allocateDirect(4);
+            final Request noted = job.rank(1).irecv(note, 1, Datatype.INT, 0, 78);
+            final Request truncated = job.rank(1).irecv(ByteBuffer.allocateDirect(4), 1, Datatype.INT, 0, 77);
+
+            job.rank(0).send(ByteBuffer.allocateDirect(8), 2, Datatype.INT, 1, 77);
+
+            assertThrows(RuntimeException.class, () -> truncated.await(TIMEOUT));
+            assertTrue(handled.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).contains("rank 1"), handled::toString);
+            noted.await(TIMEOUT);
+            assertEquals(7, note.getInt(0));
         }
     }
 
