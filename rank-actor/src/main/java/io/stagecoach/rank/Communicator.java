@@ -420,6 +420,7 @@ public final class Communicator implements AutoCloseable
                 {
                     return status;
                 }
+                Request.checkInterrupt(waiting);
                 idler.idle(0, waiting);
             }
         }

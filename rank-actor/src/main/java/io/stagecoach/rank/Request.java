@@ -121,6 +121,8 @@ public final class Request extends CompletionStageAdapter<Status>
      * @param timeout longest wait.
      * @return the status of the completed request.
      * @throws RequestTimeoutException when the request did not complete in time; it goes on.
+     * @throws StagecoachException     of class {@link ErrorClass#PENDING} when the waiting thread is interrupted; the
+     *                                 request goes on, the interrupt stays set.
      * @throws RuntimeException        the request's error when it failed: a {@link PeerLostException}, a
      *                                 {@link io.stagecoach.protocol.datatype.TruncationException}, an
      *                                 {@link IllegalArgumentException} for a bad argument, ...
@@ -279,6 +281,7 @@ public final class Request extends CompletionStageAdapter<Status>
                 throw new RequestTimeoutException("none of " + requests.length + " requests completed within " +
                     TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms, first: " + requests[0]);
             }
+            checkInterrupt(requests[0]);
             idler.idle(work, requests[0]);
         }
     }
@@ -466,6 +469,7 @@ public final class Request extends CompletionStageAdapter<Status>
                 throw new RequestTimeoutException(this + " did not complete within " +
                     TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
             }
+            checkInterrupt(this);
             idler.idle(0, this);
         }
         return result;
@@ -489,9 +493,25 @@ public final class Request extends CompletionStageAdapter<Status>
                 throw new RequestTimeoutException(this + " did not complete within " +
                     TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
             }
+            checkInterrupt(this);
             idler.idle(work, this);
         }
         return result;
+    }
+
+    /**
+     * Ends a wait whose thread was interrupted, as a timeout does: the request goes on; the interrupt stays set.
+     *
+     * @param waitedFor what the wait is for, to name.
+     * @throws StagecoachException of class {@link ErrorClass#PENDING} when the thread is interrupted.
+     */
+    static void checkInterrupt(final Object waitedFor)
+    {
+        if (Thread.currentThread().isInterrupted())
+        {
+            throw new StagecoachException(ErrorClass.PENDING, "the wait for " + waitedFor + " ended: its thread " +
+                "was interrupted (a request goes on: wait again, or cancel it)");
+        }
     }
 
     private AwaitIdler idler()

@@ -141,6 +141,48 @@ class PeerFailureTest
         }
     }
 
+    @Test
+    void shouldEndTheWaitOfAnInterruptedThreadAndLeaveTheRequestGoing() throws Exception
+    {
+        try (LocalJob job = LocalJob.start(directory, 2, context -> { }))
+        {
+            final ByteBuffer in = ByteBuffer.allocateDirect(4);
+            final Request receive = job.rank(0).irecv(in, 1, Datatype.INT, 1, 79);
+            final CompletableFuture<Throwable> ended = new CompletableFuture<>();
+            final Thread waiter = new Thread(() ->
+            {
+                try
+                {
+                    receive.await(Duration.ofHours(1));
+                    ended.complete(null);
+                }
+                catch (final RuntimeException ex)
+                {
+                    ended.complete(Thread.currentThread().isInterrupted() ? ex : new AssertionError("flag cleared"));
+                }
+            });
+            waiter.start();
+            Thread.sleep(200);
+
+            waiter.interrupt();
+
+            final Throwable error = ended.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            assertEquals(ErrorClass.PENDING, ((StagecoachException)error).errorClass());
+            assertTrue(error.getMessage().contains("its thread was interrupted"), error::getMessage);
+            job.rank(1).send(ByteBuffer.allocateDirect(4).putInt(0, 5), 1, Datatype.INT, 0, 79);
+            receive.await(TIMEOUT);
+            assertEquals(5, in.getInt(0));
+            final Thread prober = new Thread(() -> job.rank(0).probe(1, 80));
+            final AtomicReference<Throwable> probed = new AtomicReference<>();
+            prober.setUncaughtExceptionHandler((thread, ex) -> probed.set(ex));
+            prober.start();
+            prober.interrupt();
+            prober.join(TIMEOUT.toMillis());
+            assertFalse(prober.isAlive(), "the probe ends too");
+            assertTrue(probed.get() instanceof StagecoachException, () -> String.valueOf(probed.get()));
+        }
+    }
+
     private static void awaitUnexpectedAtRank2(final LocalJob job)
     {
         final long deadlineNs = System.nanoTime() + TIMEOUT.toNanos();
