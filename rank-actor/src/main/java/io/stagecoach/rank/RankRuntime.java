@@ -75,9 +75,16 @@ final class RankRuntime
         {
             return runtime.startUp();
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | Error ex)
         {
-            runtime.close();
+            try
+            {
+                runtime.close();
+            }
+            catch (final RuntimeException closing)
+            {
+                ex.addSuppressed(closing);
+            }
             throw ex;
         }
     }

@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.stagecoach.protocol.ErrorClass;
 import io.stagecoach.protocol.datatype.Datatype;
+import io.stagecoach.rank.engine.EngineCommand;
+import io.stagecoach.rank.engine.ProgressEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -180,6 +182,35 @@ class PeerFailureTest
             prober.join(TIMEOUT.toMillis());
             assertFalse(prober.isAlive(), "the probe ends too");
             assertTrue(probed.get() instanceof StagecoachException, () -> String.valueOf(probed.get()));
+        }
+    }
+
+    @Test
+    void shouldFailTheRequestOfACommandThatThrowsAnErrorAndGoOn()
+    {
+        try (LocalJob job = LocalJob.start(directory, 2, context -> { }))
+        {
+            final Request request = new Request(job.rank(0).engine(), "test", 1, 1, 0, Datatype.BYTE);
+            job.rank(0).engine().submit(new EngineCommand()
+            {
+                public void execute(final ProgressEngine engine)
+                {
+                    throw new OutOfMemoryError("Cannot reserve 268435456 bytes of direct buffer memory (a test)");
+                }
+
+                public Request request()
+                {
+                    return request;
+                }
+            });
+
+            final OutOfMemoryError error = assertThrows(OutOfMemoryError.class, () -> request.await(TIMEOUT));
+            assertTrue(error.getMessage().contains("(a test)"), error::getMessage);
+            final ByteBuffer in = ByteBuffer.allocateDirect(4);
+            final Request receive = job.rank(1).irecv(in, 1, Datatype.INT, 0, 81);
+            job.rank(0).send(ByteBuffer.allocateDirect(4).putInt(0, 3), 1, Datatype.INT, 1, 81);
+            receive.await(TIMEOUT);
+            assertEquals(3, in.getInt(0));
         }
     }
 

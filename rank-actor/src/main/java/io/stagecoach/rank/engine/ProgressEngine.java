@@ -789,7 +789,9 @@ public final class ProgressEngine implements TransportListener, CommandSink
 
     /**
      * Runs a command; what it throws fails its request, or is logged when it has none, and never reaches the thread
-     * that submitted it (the rank actor must not stop) or the commands after it.
+     * that submitted it (the rank actor must not stop, nor the progress thread, which an Error would end) or the
+     * commands after it. An Error too (no direct memory left for a staging buffer, say): its request fails with it
+     * rather than wait for ever.
      */
     private void run(final EngineCommand command)
     {
@@ -797,7 +799,7 @@ public final class ProgressEngine implements TransportListener, CommandSink
         {
             command.execute(this);
         }
-        catch (final RuntimeException ex)
+        catch (final RuntimeException | Error ex)
         {
             final Request request = command.request();
             if (request != null && !request.isDone())
