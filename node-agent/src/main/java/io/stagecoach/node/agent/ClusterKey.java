@@ -1,6 +1,7 @@
 package io.stagecoach.node.agent;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -37,7 +38,11 @@ public record ClusterKey(Path keyStore, String password)
         final List<String> lines;
         try
         {
-            lines = Files.readAllLines(passwordFile, StandardCharsets.UTF_8);
+            // opened without following a link, as checked: a link put there after the check is refused
+            try (InputStream in = Files.newInputStream(passwordFile, LinkOption.NOFOLLOW_LINKS))
+            {
+                lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            }
         }
         catch (final IOException ex)
         {

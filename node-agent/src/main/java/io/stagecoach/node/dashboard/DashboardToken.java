@@ -1,6 +1,7 @@
 package io.stagecoach.node.dashboard;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -47,7 +48,12 @@ public final class DashboardToken
         {
             throw new IOException(setting + "=" + file + " may be read by others (mode " + mode + "): make it 0600");
         }
-        final String token = Files.readString(file, StandardCharsets.UTF_8).strip();
+        final String token;
+        // opened without following a link, as checked: a link put there after the check is refused
+        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS))
+        {
+            token = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        }
         if (token.length() < MIN_LENGTH)
         {
             throw new IOException(setting + "=" + file + " holds " + token.length() + " characters, fewer than the " +
