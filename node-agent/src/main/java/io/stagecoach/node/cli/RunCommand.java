@@ -105,6 +105,7 @@ final class RunCommand implements Callable<Integer>
     private String dashboardAddress;
 
     @Option(names = "--dashboard-linger", paramLabel = "SECONDS", defaultValue = "0",
+        converter = WholeSeconds.class,
         description = "Keep serving the dashboard this many seconds after the job ended (default 0).")
     private int dashboardLingerSeconds;
 
@@ -156,7 +157,7 @@ final class RunCommand implements Callable<Integer>
             return 2;
         }
         try (RunDashboard dashboard = RunDashboard.start(dashboardAddress, dashboardPort,
-            Duration.ofSeconds(Math.max(0, dashboardLingerSeconds)), spec.commandLine().getErr()))
+            Duration.ofSeconds(dashboardLingerSeconds), spec.commandLine().getErr()))
         {
             return launch(context.jobObserver(dashboard.observer()));
         }
@@ -306,6 +307,30 @@ final class RunCommand implements Callable<Integer>
                     "'" + value + "' is not a positive number of seconds");
             }
             return Duration.ofMillis(Math.max(1, Math.round(seconds * 1000)));
+        }
+    }
+
+    /**
+     * A whole number of seconds, 0 or more.
+     */
+    static final class WholeSeconds implements CommandLine.ITypeConverter<Integer>
+    {
+        public Integer convert(final String value)
+        {
+            final int seconds;
+            try
+            {
+                seconds = Integer.parseInt(value);
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a whole number of seconds");
+            }
+            if (seconds < 0)
+            {
+                throw new CommandLine.TypeConversionException("'" + value + "' is negative: 0 or more seconds");
+            }
+            return seconds;
         }
     }
 

@@ -28,6 +28,14 @@ class RunDashboardOptionTest
         assertTrue(refused.getMessage().contains("70000"), refused.getMessage());
     }
 
+    @Test
+    void shouldRefuseANegativeLinger()
+    {
+        final CommandLine.ParameterException refused = assertThrows(CommandLine.ParameterException.class,
+            () -> StagecoachCommand.commandLine().parseArgs("run", "-n", "2", "--dashboard-linger", "-5", "bw"));
+        assertTrue(refused.getMessage().contains("'-5' is negative: 0 or more seconds"), refused.getMessage());
+    }
+
     private static void assertRun(final Integer port, final String program, final String... args)
     {
         final CommandLine.ParseResult run = StagecoachCommand.commandLine().parseArgs(args).subcommand();
