@@ -216,13 +216,24 @@ final class RankRuntime
         return unconfirmed;
     }
 
+    /**
+     * Waits until every other rank of the node has left, the close timeout past only for those whose process is gone:
+     * the driver this rank runs is theirs too, and stopping it under a rank that still works would break that rank.
+     */
     private void awaitLocalPeersLeft(final long deadlineNs)
     {
+        boolean told = false;
         for (int peer = 0; peer < context.size(); peer++)
         {
             while (peer != context.rank() && transport.isLocal(peer) && !transport.streamEnded(peer) &&
-                System.nanoTime() - deadlineNs < 0)
+                (System.nanoTime() - deadlineNs < 0 || engine.peerProcesses().isRunning(peer)))
             {
+                if (!told && System.nanoTime() - deadlineNs >= 0)
+                {
+                    LOG.warn("rank {}: closing, it waits for rank {} of this node, still running, to close too " +
+                        "before it stops the node's media driver, which that rank uses", context.rank(), peer);
+                    told = true;
+                }
                 idle(engine.progress());
             }
         }

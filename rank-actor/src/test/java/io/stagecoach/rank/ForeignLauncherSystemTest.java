@@ -45,6 +45,19 @@ class ForeignLauncherSystemTest
     }
 
     @Test
+    void shouldKeepTheDriverForARankOfTheNodeThatClosesLongAfterTheOne() throws Exception
+    {
+        final String job = "linger-" + ProcessHandle.current().pid();
+        final Path folder = Path.of(LaunchEnvironment.defaultAeronDirectory(job)).getParent();
+
+        final List<String> outputs = runJob(job, "-Dstagecoach.close.timeout.ms=1000", "3000");
+
+        assertTrue(outputs.get(1).contains("STILL true\n"), outputs.toString());
+        assertFalse(outputs.get(1).contains("ERROR"), outputs.toString());
+        assertFalse(Files.exists(folder, LinkOption.NOFOLLOW_LINKS), folder + " is deleted at the end");
+    }
+
+    @Test
     void shouldRefuseAFolderPlantedAtTheDerivedNameAndDeleteNothing(@TempDir final Path victim) throws Exception
     {
         final String job = "planted-" + ProcessHandle.current().pid();
@@ -67,14 +80,15 @@ class ForeignLauncherSystemTest
         }
     }
 
-    private static List<String> runJob(final String job) throws IOException, InterruptedException
+    private static List<String> runJob(final String job, final String... closeTimeoutAndLinger)
+        throws IOException, InterruptedException
     {
         final List<Process> processes = new ArrayList<>();
         try
         {
             for (int rank = 0; rank < 2; rank++)
             {
-                processes.add(start(rank, job));
+                processes.add(start(rank, job, closeTimeoutAndLinger));
             }
             final List<String> outputs = new ArrayList<>();
             for (final Process process : processes)
@@ -91,15 +105,24 @@ class ForeignLauncherSystemTest
         }
     }
 
-    private static Process start(final int rank, final String job) throws IOException
+    private static Process start(final int rank, final String job, final String... closeTimeoutAndLinger)
+        throws IOException
     {
-        final ProcessBuilder builder = new ProcessBuilder(
+        final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
             "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-            "-Dstagecoach.connect.timeout.ms=20000",
-            "-cp", System.getProperty("java.class.path"), ForeignRankMain.class.getName())
-            .redirectError(ProcessBuilder.Redirect.INHERIT);
+            "-Dstagecoach.connect.timeout.ms=20000"));
+        if (closeTimeoutAndLinger.length == 2)
+        {
+            command.add(closeTimeoutAndLinger[0]);
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ForeignRankMain.class.getName()));
+        if (closeTimeoutAndLinger.length == 2)
+        {
+            command.add(closeTimeoutAndLinger[1]);
+        }
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
         final Map<String, String> environment = builder.environment();
         environment.keySet().removeIf(name -> name.startsWith("STAGECOACH_") || name.startsWith("OMPI_") ||
             name.startsWith("PMI_") || name.startsWith("SLURM_"));

@@ -14,7 +14,8 @@ import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 /**
  * A rank of {@link ForeignLauncherSystemTest}, started with Open MPI's variables and no launcher of ours: rank 0
  * sends a greeting to rank 1, which prints it; each prints the mode of the job's folder while the job runs, and
- * {@code ERROR <message>} with exit status 3 when it cannot join.
+ * {@code ERROR <message>} with exit status 3 when it cannot join. With an argument, rank 1 waits that many milliseconds
+ * before it closes, then prints whether the folder is still there ({@code STILL true}).
  */
 public final class ForeignRankMain
 {
@@ -23,10 +24,10 @@ public final class ForeignRankMain
     }
 
     /**
-     * @param args none.
+     * @param args none, or how long rank 1 waits before it closes, in milliseconds.
      * @throws IOException when the folder cannot be read.
      */
-    public static void main(final String[] args) throws IOException
+    public static void main(final String[] args) throws IOException, InterruptedException
     {
         try (Communicator world = Stagecoach.init())
         {
@@ -50,6 +51,12 @@ public final class ForeignRankMain
             if (world.rank() == 1)
             {
                 world.send(buffer, 0, Datatype.BYTE, 0, 8);
+                if (args.length > 0)
+                {
+                    // rank 0, which runs the node's media driver, closes meanwhile
+                    Thread.sleep(Long.parseLong(args[0]));
+                    System.out.println("STILL " + Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS));
+                }
             }
         }
         catch (final RuntimeException ex)

@@ -42,6 +42,16 @@ public final class PeerProcesses
     }
 
     /**
+     * @param rank a peer.
+     * @return whether its process, seen on this node, is still there; false where none was seen or it is gone.
+     */
+    public boolean isRunning(final int rank)
+    {
+        final ProcessHandle process = processes.get(rank);
+        return process != null && process.isAlive();
+    }
+
+    /**
      * Looks at the next few processes; each one gone is reported once, as a command to the engine. Called by one
      * thread at a time.
      *
