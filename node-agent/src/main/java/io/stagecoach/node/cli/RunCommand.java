@@ -105,9 +105,9 @@ final class RunCommand implements Callable<Integer>
     private String dashboardAddress;
 
     @Option(names = "--dashboard-linger", paramLabel = "SECONDS", defaultValue = "0",
-        converter = WholeSeconds.class,
+        converter = LingerConverter.class,
         description = "Keep serving the dashboard this many seconds after the job ended (default 0).")
-    private int dashboardLingerSeconds;
+    private Duration dashboardLinger;
 
     @Option(names = { "-cp", "--classpath" }, paramLabel = "PATH",
         description = "Class path entries added after Stagecoach's own for the ranks.")
@@ -157,7 +157,7 @@ final class RunCommand implements Callable<Integer>
             return 2;
         }
         try (RunDashboard dashboard = RunDashboard.start(dashboardAddress, dashboardPort,
-            Duration.ofSeconds(dashboardLingerSeconds), spec.commandLine().getErr()))
+            dashboardLinger, spec.commandLine().getErr()))
         {
             return launch(context.jobObserver(dashboard.observer()));
         }
@@ -292,46 +292,38 @@ final class RunCommand implements Callable<Integer>
     {
         public Duration convert(final String value)
         {
-            final double seconds;
-            try
-            {
-                seconds = Double.parseDouble(value);
-            }
-            catch (final NumberFormatException ex)
-            {
-                throw new CommandLine.TypeConversionException("'" + value + "' is not a number of seconds");
-            }
-            if (!(seconds > 0) || seconds > Long.MAX_VALUE / 1000.0)
-            {
-                throw new CommandLine.TypeConversionException(
-                    "'" + value + "' is not a positive number of seconds");
-            }
-            return Duration.ofMillis(Math.max(1, Math.round(seconds * 1000)));
+            return seconds(value, false);
         }
     }
 
     /**
-     * A whole number of seconds, 0 or more.
+     * A number of seconds, 0 or more.
      */
-    static final class WholeSeconds implements CommandLine.ITypeConverter<Integer>
+    static final class LingerConverter implements CommandLine.ITypeConverter<Duration>
     {
-        public Integer convert(final String value)
+        public Duration convert(final String value)
         {
-            final int seconds;
-            try
-            {
-                seconds = Integer.parseInt(value);
-            }
-            catch (final NumberFormatException ex)
-            {
-                throw new CommandLine.TypeConversionException("'" + value + "' is not a whole number of seconds");
-            }
-            if (seconds < 0)
-            {
-                throw new CommandLine.TypeConversionException("'" + value + "' is negative: 0 or more seconds");
-            }
-            return seconds;
+            return seconds(value, true);
         }
+    }
+
+    private static Duration seconds(final String value, final boolean zeroAllowed)
+    {
+        final double seconds;
+        try
+        {
+            seconds = Double.parseDouble(value);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a number of seconds");
+        }
+        if (!(seconds > 0 || zeroAllowed && seconds == 0) || seconds > Long.MAX_VALUE / 1000.0)
+        {
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a " +
+                (zeroAllowed ? "number of seconds, 0 or more" : "positive number of seconds"));
+        }
+        return Duration.ofMillis(seconds == 0 ? 0 : Math.max(1, Math.round(seconds * 1000)));
     }
 
     static String[] footer()

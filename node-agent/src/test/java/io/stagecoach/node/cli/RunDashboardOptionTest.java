@@ -33,7 +33,7 @@ class RunDashboardOptionTest
     {
         final CommandLine.ParameterException refused = assertThrows(CommandLine.ParameterException.class,
             () -> StagecoachCommand.commandLine().parseArgs("run", "-n", "2", "--dashboard-linger", "-5", "bw"));
-        assertTrue(refused.getMessage().contains("'-5' is negative: 0 or more seconds"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("'-5' is not a number of seconds, 0 or more"), refused.getMessage());
     }
 
     private static void assertRun(final Integer port, final String program, final String... args)
