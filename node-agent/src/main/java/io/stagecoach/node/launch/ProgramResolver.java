@@ -43,6 +43,16 @@ final class ProgramResolver
         {
             throw new LaunchException(notFound(program, mainClass), ex);
         }
+        catch (final UnsupportedClassVersionError ex)
+        {
+            throw new LaunchException("program " + mainClass + " was compiled for a newer Java than this one, " +
+                "Java " + Runtime.version().feature() + " (" + ex.getMessage() + ")", ex);
+        }
+        catch (final LinkageError ex)
+        {
+            // a class file that does not load must end this job, not the process that launches it (an agent)
+            throw new LaunchException("program " + mainClass + " cannot be loaded: " + ex, ex);
+        }
         catch (final NoSuchMethodException ex)
         {
             throw new LaunchException("program " + mainClass + " has no public static void main(String[])", ex);
