@@ -416,7 +416,9 @@ public final class ControlServer implements AutoCloseable
         private final Client client;
         private final Queue<String> lines = new ConcurrentLinkedQueue<>();
         private volatile boolean closed;
-        private volatile Runnable goneHandler;
+        private Runnable goneHandler;
+        /** The client went away while the answer was open: a handler given later runs at once. */
+        private boolean clientGone;
         private boolean gone;
 
         private Stream(final SelectionKey key, final Client client)
@@ -446,7 +448,16 @@ public final class ControlServer implements AutoCloseable
 
         public void onClientGone(final Runnable handler)
         {
-            goneHandler = handler;
+            final boolean already;
+            synchronized (this)
+            {
+                goneHandler = handler;
+                already = clientGone;
+            }
+            if (already)
+            {
+                runGoneHandler(handler);
+            }
         }
 
         private void drain(final SelectionKey ignored) throws IOException
@@ -473,17 +484,27 @@ public final class ControlServer implements AutoCloseable
             }
             gone = true;
             closed = true;
-            final Runnable handler = goneHandler;
+            final Runnable handler;
+            synchronized (this)
+            {
+                clientGone = true;
+                handler = goneHandler;
+            }
             if (null != handler)
             {
-                try
-                {
-                    handler.run();
-                }
-                catch (final RuntimeException ex)
-                {
-                    LOG.warn("control socket {}: {}", socket, ex.toString());
-                }
+                runGoneHandler(handler);
+            }
+        }
+
+        private void runGoneHandler(final Runnable handler)
+        {
+            try
+            {
+                handler.run();
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.warn("control socket {}: {}", socket, ex.toString());
             }
         }
     }

@@ -20,7 +20,8 @@ public interface ControlStream
 
     /**
      * @param handler run once, on the control socket's thread, when the client closes the connection or it breaks
-     *                before {@link #close()}.
+     *                before {@link #close()}; at once, on the calling thread, where the client went away before the
+     *                handler was given.
      */
     void onClientGone(Runnable handler);
 }

@@ -136,6 +136,42 @@ class ControlServerTest
     }
 
     @Test
+    void shouldTellAHandlerGivenAfterTheClientWentAwayAtOnce(@TempDir final Path folder) throws Exception
+    {
+        final Path socket = StateFolder.prepare(folder, false);
+        final java.util.concurrent.CompletableFuture<ControlStream> streams =
+            new java.util.concurrent.CompletableFuture<>();
+        final ControlRequests requests = new ControlRequests()
+        {
+            public String answer(final String request)
+            {
+                return "single " + request;
+            }
+
+            public boolean stream(final String request, final ControlStream stream)
+            {
+                streams.complete(stream);
+                return true;
+            }
+        };
+        try (ControlServer server = ControlServer.open(socket, false, requests, Duration.ofSeconds(30)))
+        {
+            try (Connection connection = new Connection(server.socket()))
+            {
+                connection.send("submit a job\n");
+                streams.get(5, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            Thread.sleep(500);
+            final java.util.concurrent.CountDownLatch gone = new java.util.concurrent.CountDownLatch(1);
+
+            streams.get().onClientGone(gone::countDown);
+
+            assertTrue(gone.await(5, java.util.concurrent.TimeUnit.SECONDS), "a submitter gone before its job was " +
+                "set up is told at once (the job would run on with nobody attached)");
+        }
+    }
+
+    @Test
     void shouldCloseASilentClientWithOneErrorLine(@TempDir final Path folder) throws IOException
     {
         final Path socket = StateFolder.prepare(folder, false);
