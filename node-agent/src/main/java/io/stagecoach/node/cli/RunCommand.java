@@ -44,6 +44,9 @@ import picocli.CommandLine.Spec;
     sortOptions = false)
 final class RunCommand implements Callable<Integer>
 {
+    /** The most seconds --timeout and --dashboard-linger take: deadlines in nanoseconds stay far from overflow. */
+    private static final long MAX_SECONDS = 1_000_000_000L;
+
     @Spec
     private CommandSpec spec;
 
@@ -318,10 +321,15 @@ final class RunCommand implements Callable<Integer>
         {
             throw new CommandLine.TypeConversionException("'" + value + "' is not a number of seconds");
         }
-        if (!(seconds > 0 || zeroAllowed && seconds == 0) || seconds > Long.MAX_VALUE / 1000.0)
+        if (!(seconds > 0 || zeroAllowed && seconds == 0))
         {
             throw new CommandLine.TypeConversionException("'" + value + "' is not a " +
                 (zeroAllowed ? "number of seconds, 0 or more" : "positive number of seconds"));
+        }
+        if (seconds > MAX_SECONDS)
+        {
+            throw new CommandLine.TypeConversionException("'" + value + "' is more than " + MAX_SECONDS +
+                " seconds (about 31 years), the longest this takes");
         }
         return Duration.ofMillis(seconds == 0 ? 0 : Math.max(1, Math.round(seconds * 1000)));
     }

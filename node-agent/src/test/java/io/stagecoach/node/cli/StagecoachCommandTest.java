@@ -124,6 +124,11 @@ class StagecoachCommandTest
         assertEquals(2, execute("run", "-np", "2", "--timeout", "soon", "x"));
         assertTrue(err.toString().startsWith("stagecoach: Invalid value for option '--timeout': 'soon' is not a " +
             "number of seconds"), err::toString);
+
+        err.getBuffer().setLength(0);
+        assertEquals(2, execute("run", "-np", "2", "--timeout", "1e10", "x"));
+        assertTrue(err.toString().startsWith("stagecoach: Invalid value for option '--timeout': '1e10' is more " +
+            "than 1000000000 seconds (about 31 years), the longest this takes"), err::toString);
     }
 
     @Test
