@@ -320,12 +320,39 @@ public final class ControlServer implements AutoCloseable
     private void send(final SelectionKey key, final Client client, final String line, final boolean thenClose)
         throws IOException
     {
-        final byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
-        final ByteBuffer grown = ByteBuffer.allocate(client.out.remaining() + bytes.length);
-        grown.put(client.out).put(bytes).flip();
-        client.out = grown;
+        client.out = append(client.out, (line + "\n").getBytes(StandardCharsets.UTF_8));
         client.closing |= thenClose;
         flush(key, client, (SocketChannel)key.channel());
+    }
+
+    /**
+     * @param pending bytes not written yet, between its position and limit.
+     * @param bytes   to write after them.
+     * @return the pending bytes and these, in the same buffer where they fit, else in one twice as large: a client
+     * that reads slowly costs copies in proportion to its backlog, not to its square.
+     */
+    static ByteBuffer append(final ByteBuffer pending, final byte[] bytes)
+    {
+        ByteBuffer out = pending;
+        if (out.capacity() - out.limit() < bytes.length)
+        {
+            out.compact();
+            if (out.remaining() < bytes.length)
+            {
+                final ByteBuffer larger =
+                    ByteBuffer.allocate(Math.max(2 * out.capacity(), out.position() + bytes.length));
+                out.flip();
+                larger.put(out);
+                out = larger;
+            }
+            out.put(bytes).flip();
+            return out;
+        }
+        final int position = out.position();
+        out.position(out.limit()).limit(out.capacity());
+        out.put(bytes);
+        out.limit(out.position()).position(position);
+        return out;
     }
 
     private void flush(final SelectionKey key, final Client client, final SocketChannel channel) throws IOException

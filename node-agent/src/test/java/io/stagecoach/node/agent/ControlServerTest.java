@@ -172,6 +172,32 @@ class ControlServerTest
     }
 
     @Test
+    void shouldKeepTheBacklogOfASlowClientInOrderInOneGrowingBuffer()
+    {
+        ByteBuffer pending = ByteBuffer.allocate(0);
+        final StringBuilder expected = new StringBuilder();
+        final StringBuilder written = new StringBuilder();
+        for (int i = 0; i < 10_000; i++)
+        {
+            final String line = "line " + i + "\n";
+            expected.append(line);
+            pending = ControlServer.append(pending, line.getBytes(StandardCharsets.UTF_8));
+            if (i % 7 == 0)
+            {
+                final byte[] some = new byte[Math.min(5, pending.remaining())];
+                pending.get(some);
+                written.append(new String(some, StandardCharsets.UTF_8));
+            }
+        }
+        final byte[] rest = new byte[pending.remaining()];
+        pending.get(rest);
+        written.append(new String(rest, StandardCharsets.UTF_8));
+
+        assertEquals(expected.toString(), written.toString());
+        assertTrue(pending.capacity() < 4 * expected.length(), "grown by doubling: " + pending.capacity());
+    }
+
+    @Test
     void shouldCloseASilentClientWithOneErrorLine(@TempDir final Path folder) throws IOException
     {
         final Path socket = StateFolder.prepare(folder, false);
