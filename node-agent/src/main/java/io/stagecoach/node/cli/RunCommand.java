@@ -139,6 +139,7 @@ final class RunCommand implements Callable<Integer>
             .programArguments(arguments)
             .oversubscribe(oversubscribe)
             .tagOutput(tagOutput)
+            .inputToFirstRank(true)
             .bindToCore(bindTo == BindTo.core)
             .traceFile(traceFile);
         context.timeout(timeout);

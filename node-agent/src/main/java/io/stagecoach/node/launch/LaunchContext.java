@@ -42,6 +42,7 @@ public final class LaunchContext
     private List<String> programArguments = List.of();
     private final Map<String, String> environment = new LinkedHashMap<>();
     private boolean tagOutput;
+    private boolean inputToFirstRank;
     private boolean bindToCore;
     private boolean oversubscribe;
     private Duration timeout;
@@ -137,6 +138,17 @@ public final class LaunchContext
     public static int slots()
     {
         return Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
+     * @param inputToFirstRank give rank 0 this process's standard input, as mpirun does; the other ranks, and every
+     *                         rank without it, get an empty one.
+     * @return this for a fluent API.
+     */
+    public LaunchContext inputToFirstRank(final boolean inputToFirstRank)
+    {
+        this.inputToFirstRank = inputToFirstRank;
+        return this;
     }
 
     /**
@@ -402,6 +414,11 @@ public final class LaunchContext
     boolean tagOutput()
     {
         return tagOutput;
+    }
+
+    boolean inputToFirstRank()
+    {
+        return inputToFirstRank;
     }
 
     boolean bindToCore()

@@ -36,6 +36,10 @@ final class RankProcess
         final ProcessBuilder builder =
             new ProcessBuilder(binding == null ? context.command() : binding.bind(rank, context.command()));
         builder.environment().putAll(environment);
+        if (rank == 0 && context.inputToFirstRank())
+        {
+            builder.redirectInput(ProcessBuilder.Redirect.INHERIT);
+        }
         final Process process = builder.start();
         process.getOutputStream().close();
         final String prefix = context.tagOutput() ? "[" + rank + "] " : "";

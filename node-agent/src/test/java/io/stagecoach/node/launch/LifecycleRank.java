@@ -14,8 +14,8 @@ import io.stagecoach.rank.Stagecoach;
  * The shortest programs a user writes, for {@link RankLifecycleSystemTest}; the first argument picks one:
  * {@code init-close}, {@code send-close} (rank 0 sends one int and closes at once), {@code throw} (rank 1 throws
  * from main while rank 0 waits for it), {@code no-close} (send-close without close), {@code pause <s>} (rank 1 is
- * stopped with SIGSTOP for that long while the two play ping-pong) and {@code wait} (every rank waits for a message
- * that never comes).
+ * stopped with SIGSTOP for that long while the two play ping-pong), {@code wait} (every rank waits for a message
+ * that never comes) and {@code input} (every rank prints the first line of its standard input).
  */
 public final class LifecycleRank
 {
@@ -42,6 +42,13 @@ public final class LifecycleRank
             case "throw" -> failOrWait(world);
             case "pause" -> pingPongAcrossAPause(world, Integer.parseInt(args[1]));
             case "wait" -> world.recv(ByteBuffer.allocateDirect(4), 1, Datatype.INT, 1 - world.rank(), TAG);
+            case "input" ->
+            {
+                final String line = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                    java.nio.charset.StandardCharsets.UTF_8)).readLine();
+                System.out.println("rank " + world.rank() + " read " + line);
+                world.close();
+            }
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
         System.out.println("rank " + world.rank() + " ends");

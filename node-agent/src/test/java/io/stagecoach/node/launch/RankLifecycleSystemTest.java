@@ -100,6 +100,34 @@ class RankLifecycleSystemTest
     }
 
     @Test
+    void shouldGiveTheCommandsStandardInputToRankZeroAlone() throws Exception
+    {
+        final Path input = Files.createTempFile("stagecoach-input", ".txt");
+        try
+        {
+            Files.writeString(input, "forty-two\n");
+            final List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            command.addAll(LaunchContext.DEFAULT_JVM_OPTIONS);
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                "io.stagecoach.node.cli.StagecoachCommand", "run", "-n", "2", "--oversubscribe",
+                "-J-XX:TieredStopAtLevel=1", LifecycleRank.class.getName(), "input"));
+            final Process launcher = new ProcessBuilder(command).redirectInput(input.toFile())
+                .redirectErrorStream(true).start();
+            final String output = new String(launcher.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(launcher.waitFor(60, TimeUnit.SECONDS), output);
+
+            assertEquals(0, launcher.exitValue(), output);
+            assertTrue(output.contains("rank 0 read forty-two\n"), output);
+            assertTrue(output.contains("rank 1 read null\n"), output);
+        }
+        finally
+        {
+            Files.deleteIfExists(input);
+        }
+    }
+
+    @Test
     void shouldEndTheRanksWhenTheirLauncherIsKilled() throws Exception
     {
         final Path output = Files.createTempFile("stagecoach-launcher", ".out");
