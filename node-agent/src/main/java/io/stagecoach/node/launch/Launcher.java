@@ -29,7 +29,8 @@ public final class Launcher
 {
     private static final Logger LOG = LoggerFactory.getLogger(Launcher.class);
     private static final long POLL_MS = 500;
-    private static final long OUTPUT_JOIN_MS = 2_000;
+    /** How long a rank's output may stay silent, once the rank ended, before its forwarding is given up. */
+    private static final long OUTPUT_IDLE_MS = 2_000;
 
     private final LaunchContext context;
     private final long launchNs = System.nanoTime();
@@ -332,10 +333,9 @@ public final class Launcher
                 process.awaitExit(remainingMillis(exitDeadlineNs));
                 process.killLeftoverDescendants();
             }
-            final long outputDeadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OUTPUT_JOIN_MS);
             for (final RankProcess process : ranks)
             {
-                process.joinOutput(remainingMillis(outputDeadlineNs));
+                process.joinOutput(OUTPUT_IDLE_MS);
             }
         }
         catch (final InterruptedException ex)

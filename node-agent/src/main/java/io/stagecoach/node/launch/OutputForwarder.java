@@ -20,6 +20,8 @@ final class OutputForwarder implements Runnable
     private final byte[] prefix;
     private byte[] line = new byte[256];
     private int lineLength;
+    private volatile long readBytes;
+    private volatile boolean writing;
 
     OutputForwarder(final InputStream in, final PrintStream target, final String prefix)
     {
@@ -36,6 +38,7 @@ final class OutputForwarder implements Runnable
             int read;
             while ((read = stream.read(buffer)) > 0)
             {
+                readBytes += read;
                 append(buffer, read);
             }
         }
@@ -65,8 +68,25 @@ final class OutputForwarder implements Runnable
         }
     }
 
+    /**
+     * @return bytes read from the rank so far.
+     */
+    long readBytes()
+    {
+        return readBytes;
+    }
+
+    /**
+     * @return whether it is writing a line, waiting for whoever reads the launcher's output to take it.
+     */
+    boolean isWriting()
+    {
+        return writing;
+    }
+
     private void emit(final boolean terminated)
     {
+        writing = true;
         synchronized (target)
         {
             target.write(prefix, 0, prefix.length);
@@ -77,6 +97,7 @@ final class OutputForwarder implements Runnable
             }
             target.flush();
         }
+        writing = false;
         lineLength = 0;
     }
 }

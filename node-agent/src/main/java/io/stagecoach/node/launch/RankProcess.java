@@ -17,16 +17,22 @@ final class RankProcess
     private final Process process;
     private final Thread stdout;
     private final Thread stderr;
+    private final OutputForwarder stdoutForwarder;
+    private final OutputForwarder stderrForwarder;
     private final Set<ProcessHandle> descendants = ConcurrentHashMap.newKeySet();
     private volatile boolean endedByLauncher;
     private volatile String lastState;
 
-    private RankProcess(final int rank, final Process process, final Thread stdout, final Thread stderr)
+    private RankProcess(
+        final int rank, final Process process, final OutputForwarder stdoutForwarder,
+        final OutputForwarder stderrForwarder)
     {
         this.rank = rank;
         this.process = process;
-        this.stdout = stdout;
-        this.stderr = stderr;
+        this.stdoutForwarder = stdoutForwarder;
+        this.stderrForwarder = stderrForwarder;
+        this.stdout = forwarder(stdoutForwarder, "stagecoach-rank-" + rank + "-out");
+        this.stderr = forwarder(stderrForwarder, "stagecoach-rank-" + rank + "-err");
     }
 
     static RankProcess start(
@@ -43,11 +49,8 @@ final class RankProcess
         final Process process = builder.start();
         process.getOutputStream().close();
         final String prefix = context.tagOutput() ? "[" + rank + "] " : "";
-        final Thread stdout = forwarder(
-            new OutputForwarder(process.getInputStream(), context.out(), prefix), "stagecoach-rank-" + rank + "-out");
-        final Thread stderr = forwarder(
-            new OutputForwarder(process.getErrorStream(), context.err(), prefix), "stagecoach-rank-" + rank + "-err");
-        return new RankProcess(rank, process, stdout, stderr);
+        return new RankProcess(rank, process, new OutputForwarder(process.getInputStream(), context.out(), prefix),
+            new OutputForwarder(process.getErrorStream(), context.err(), prefix));
     }
 
     int rank()
@@ -143,11 +146,37 @@ final class RankProcess
         return descendants.stream().filter(ProcessHandle::isAlive).toList();
     }
 
-    void joinOutput(final long timeoutMs) throws InterruptedException
+    /**
+     * Waits for the rank's output to be forwarded whole: as long as its forwarders read or write, and at most
+     * {@code idleMs} more once neither did for that long (a process the rank started may hold its pipes open).
+     */
+    void joinOutput(final long idleMs) throws InterruptedException
     {
-        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        stdout.join(Math.max(1, timeoutMs));
-        stderr.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNs - System.nanoTime())));
+        joinWhileBusy(stdout, stdoutForwarder, idleMs);
+        joinWhileBusy(stderr, stderrForwarder, idleMs);
+    }
+
+    /**
+     * @return whether the forwarder ended; false when it read nothing for {@code idleMs} and was not writing.
+     */
+    static boolean joinWhileBusy(final Thread thread, final OutputForwarder forwarder, final long idleMs)
+        throws InterruptedException
+    {
+        long seen = forwarder.readBytes();
+        while (true)
+        {
+            thread.join(Math.max(1, idleMs));
+            if (!thread.isAlive())
+            {
+                return true;
+            }
+            final long now = forwarder.readBytes();
+            if (now == seen && !forwarder.isWriting())
+            {
+                return false;
+            }
+            seen = now;
+        }
     }
 
     private static Thread forwarder(final Runnable forwarder, final String name)
