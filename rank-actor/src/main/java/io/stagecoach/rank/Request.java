@@ -28,6 +28,7 @@ import io.stagecoach.rank.engine.ProgressEngine;
 public final class Request extends CompletionStageAdapter<Status>
 {
     private static final long MAX_TIMEOUT_NS = 1L << 61;
+    private static final Duration MAX_TIMEOUT = Duration.ofNanos(MAX_TIMEOUT_NS);
     private static final int DEADLINE_CHECK_MASK = 63;
     /** Idle duty cycles a waiter runs under one hold of the engine's lock (a few microseconds). */
     private static final int HELD_IDLE_CYCLES = 32;
@@ -209,8 +210,13 @@ public final class Request extends CompletionStageAdapter<Status>
             }
             catch (final RequestTimeoutException ex)
             {
-                throw new RequestTimeoutException((requests.length - i) + " of " + requests.length + " requests " +
-                    "did not complete within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms, first: " + request);
+                int left = 0;
+                for (final Request waited : requests)
+                {
+                    left += waited.isDone() ? 0 : 1;
+                }
+                throw new RequestTimeoutException(left + " of " + requests.length + " requests did not complete " +
+                    "within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms, first: " + request);
             }
         }
         return statuses;
@@ -530,7 +536,7 @@ public final class Request extends CompletionStageAdapter<Status>
             throw new InvalidArgumentException(ErrorClass.ARG, (timeout == null ? "timeout is null" : "timeout " +
                 timeout + " is negative") + " (Duration.ZERO tests once, a longer one waits)");
         }
-        return timeout.compareTo(Duration.ofNanos(MAX_TIMEOUT_NS)) > 0 ? MAX_TIMEOUT_NS : timeout.toNanos();
+        return timeout.compareTo(MAX_TIMEOUT) > 0 ? MAX_TIMEOUT_NS : timeout.toNanos();
     }
 
     private static long deadline(final long timeoutNs)

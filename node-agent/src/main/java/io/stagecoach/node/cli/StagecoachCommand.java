@@ -24,8 +24,8 @@ public final class StagecoachCommand implements Runnable
 {
     /**
      * The subcommands, in the order help lists them. Picocli reads each one's annotations, through reflection, when
-     * it is added: a command line names one, so only that one is built (40 ms of the 130 the whole tree costs a
-     * command's start); a line that names none, or help, gets them all.
+     * it is added: a command line names one, so only that one is built, which starts the command sooner; a line that
+     * names none, or help, gets them all.
      */
     private static final List<String> SUBCOMMANDS = List.of("run", "ps", "kill", "datatype", "tune", "agent", "help");
 
