@@ -86,7 +86,7 @@ final class NodeServices implements AutoCloseable, JobDashboard
         {
             return;
         }
-        if (!DashboardServer.available())
+        if (!DashboardContext.serverAvailable())
         {
             LOG.warn("dashboard.port = {}, but Pekko HTTP is not on the class path: no dashboard", settings.port());
             return;

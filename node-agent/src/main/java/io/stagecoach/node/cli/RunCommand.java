@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Stack;
 import java.util.concurrent.Callable;
 
+import io.stagecoach.node.dashboard.DashboardContext;
 import io.stagecoach.node.launch.BuiltInPrograms;
 import io.stagecoach.node.launch.LaunchContext;
 import io.stagecoach.node.launch.LaunchException;
@@ -153,7 +154,7 @@ final class RunCommand implements Callable<Integer>
         {
             return launch(context);
         }
-        if (!RunDashboard.available())
+        if (!DashboardContext.serverAvailable())
         {
             spec.commandLine().getErr().println("stagecoach: --dashboard needs Pekko HTTP, which is not on the " +
                 "class path (a bundle made by bin/build-bundle leaves it out: it is for GPU runs); run the dashboard " +

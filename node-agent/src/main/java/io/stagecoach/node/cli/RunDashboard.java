@@ -39,14 +39,6 @@ final class RunDashboard implements AutoCloseable
     }
 
     /**
-     * @return whether Pekko HTTP is on the class path (a bundle of bin/build-bundle leaves it out).
-     */
-    static boolean available()
-    {
-        return DashboardServer.available();
-    }
-
-    /**
      * Starts the server and prints where it is.
      *
      * @param address where to listen.

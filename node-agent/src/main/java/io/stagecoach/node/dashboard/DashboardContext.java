@@ -44,6 +44,25 @@ public final class DashboardContext
     private boolean concluded;
 
     /**
+     * Asked here, in a class that names no type of Pekko HTTP: the bytecode verifier loads some of those as soon as
+     * {@link DashboardServer} is loaded, which would fail where they are missing.
+     *
+     * @return whether Pekko HTTP is on the class path (a bundle of bin/build-bundle leaves it out).
+     */
+    public static boolean serverAvailable()
+    {
+        try
+        {
+            Class.forName("org.apache.pekko.http.javadsl.Http", false, DashboardContext.class.getClassLoader());
+            return true;
+        }
+        catch (final ClassNotFoundException ex)
+        {
+            return false;
+        }
+    }
+
+    /**
      * Validates the settings.
      *
      * @return this.

@@ -93,22 +93,6 @@ public final class DashboardServer implements AutoCloseable
     }
 
     /**
-     * @return whether Pekko HTTP is on the class path (a bundle of bin/build-bundle leaves it out).
-     */
-    public static boolean available()
-    {
-        try
-        {
-            Class.forName("org.apache.pekko.http.javadsl.Http", false, DashboardServer.class.getClassLoader());
-            return true;
-        }
-        catch (final ClassNotFoundException ex)
-        {
-            return false;
-        }
-    }
-
-    /**
      * Binds the server and starts serving.
      *
      * @param context where to listen and the bounds; concluded here.

@@ -1,5 +1,14 @@
 package io.stagecoach.node.cli;
 
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -34,6 +43,24 @@ class RunDashboardOptionTest
         final CommandLine.ParameterException refused = assertThrows(CommandLine.ParameterException.class,
             () -> StagecoachCommand.commandLine().parseArgs("run", "-n", "2", "--dashboard-linger", "-5", "bw"));
         assertTrue(refused.getMessage().contains("'-5' is not a number of seconds, 0 or more"), refused.getMessage());
+    }
+
+    @Test
+    void shouldSayWhatIsMissingWhereTheWebServerIsLeftOut() throws IOException, InterruptedException
+    {
+        // the class path of a bundle made by bin/build-bundle: no Pekko HTTP, Streams or Cluster
+        final String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+            .filter(entry -> !Path.of(entry).getFileName().toString().matches(
+                "pekko-(http|http-core|parsing|stream|cluster|remote|distributed-data|coordination|pki|protobuf).*"))
+            .collect(Collectors.joining(File.pathSeparator));
+        final Process command = new ProcessBuilder(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath,
+            "io.stagecoach.node.cli.StagecoachCommand", "run", "-n", "1", "--dashboard", "latency"))
+            .redirectErrorStream(true).start();
+        final String output = new String(command.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(command.waitFor(60, TimeUnit.SECONDS), output);
+        assertEquals(2, command.exitValue(), output);
+        assertTrue(output.contains("--dashboard needs Pekko HTTP, which is not on the class path"), output);
     }
 
     private static void assertRun(final Integer port, final String program, final String... args)
