@@ -193,6 +193,13 @@ final class RunCommand implements Callable<Integer>
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--trace and --bind-to core are for jobs on this node alone, not with -H or --hostfile");
         }
+        if (null != dashboardPort)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "--dashboard serves a job on this node alone, not with -H or --hostfile: a job through agents shows " +
+                "on the dashboard of the agent it is submitted to, where its configuration sets dashboard.port " +
+                "(docs/dashboard.md)");
+        }
         final List<HostSlots> hosts = new ArrayList<>();
         try
         {

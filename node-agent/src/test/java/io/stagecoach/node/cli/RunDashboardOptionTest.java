@@ -2,6 +2,8 @@ package io.stagecoach.node.cli;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -43,6 +45,17 @@ class RunDashboardOptionTest
         final CommandLine.ParameterException refused = assertThrows(CommandLine.ParameterException.class,
             () -> StagecoachCommand.commandLine().parseArgs("run", "-n", "2", "--dashboard-linger", "-5", "bw"));
         assertTrue(refused.getMessage().contains("'-5' is not a number of seconds, 0 or more"), refused.getMessage());
+    }
+
+    @Test
+    void shouldRefuseTheDashboardForAJobThroughAgents()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine command = StagecoachCommand.commandLine();
+        command.setErr(new PrintWriter(err));
+        assertEquals(2, command.execute("run", "-H", "node-a:1", "-n", "1", "--dashboard", "latency"));
+        assertTrue(err.toString().contains("--dashboard serves a job on this node alone, not with -H or --hostfile"),
+            err.toString());
     }
 
     @Test

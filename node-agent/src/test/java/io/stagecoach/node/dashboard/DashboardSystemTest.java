@@ -129,10 +129,13 @@ class DashboardSystemTest
     private Map<String, String> installBrowser() throws IOException, InterruptedException
     {
         final Path script = repository().resolve("bin/install-browser");
-        final Process install = new ProcessBuilder("bash", script.toString()).redirectErrorStream(false).start();
+        // apt-get's output goes to standard error: into a file, so that neither pipe fills while the other is read
+        final Path errFile = folder.resolve("install-browser.err");
+        final Process install = new ProcessBuilder("bash", script.toString())
+            .redirectError(ProcessBuilder.Redirect.to(errFile.toFile())).start();
         final String out = new String(install.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        final String err = new String(install.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(install.waitFor(10, TimeUnit.MINUTES), "bin/install-browser ended within 10 minutes");
+        final String err = Files.readString(errFile);
         assertEquals(0, install.exitValue(), "bin/install-browser: " + out + err);
         final Map<String, String> paths = new HashMap<>();
         for (final String line : out.split("\n"))
