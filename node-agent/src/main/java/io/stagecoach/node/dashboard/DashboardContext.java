@@ -23,6 +23,8 @@ import java.util.concurrent.TimeUnit;
  * <tr><td>{@link #maxFlights(int)}</td><td>8,192</td><td>transfers in flight followed at once</td></tr>
  * <tr><td>{@link #framePeriodNs(long)}</td><td>250 ms</td><td>how often a browser is sent an update</td></tr>
  * <tr><td>{@link #rateWindowNs(long)}</td><td>2 s</td><td>the window of the link rates</td></tr>
+ * <tr><td>{@link #downloadStallNs(long)}</td><td>30 s</td><td>how long a download waits for a browser that stopped
+ * reading (or went away) before it ends</td></tr>
  * </table>
  */
 public final class DashboardContext
@@ -39,6 +41,7 @@ public final class DashboardContext
     private int exportRecords = 262_144;
     private int maxFlights = 8_192;
     private long framePeriodNs = TimeUnit.MILLISECONDS.toNanos(250);
+    private long downloadStallNs = TimeUnit.SECONDS.toNanos(30);
     private long rateWindowNs = TimeUnit.SECONDS.toNanos(2);
     private boolean loopback;
     private boolean concluded;
@@ -93,6 +96,11 @@ public final class DashboardContext
         {
             throw new IllegalArgumentException("dashboard frame period " + framePeriodNs + " ns is outside [20 ms, " +
                 "10 s]");
+        }
+        if (downloadStallNs < TimeUnit.MILLISECONDS.toNanos(100) || downloadStallNs > TimeUnit.MINUTES.toNanos(10))
+        {
+            throw new IllegalArgumentException("dashboard download stall " + downloadStallNs + " ns is outside " +
+                "[100 ms, 10 min]");
         }
         if (rateWindowNs < LinkRate.BUCKET_NS || rateWindowNs > (LinkRate.BUCKETS - 1) * LinkRate.BUCKET_NS)
         {
@@ -289,6 +297,24 @@ public final class DashboardContext
     public long rateWindowNs()
     {
         return rateWindowNs;
+    }
+
+    /**
+     * @param stallNs how long a download waits for a browser that stopped reading before it ends.
+     * @return this.
+     */
+    public DashboardContext downloadStallNs(final long stallNs)
+    {
+        this.downloadStallNs = stallNs;
+        return this;
+    }
+
+    /**
+     * @return how long a download waits for a browser that stopped reading before it ends.
+     */
+    public long downloadStallNs()
+    {
+        return downloadStallNs;
     }
 
     public String toString()

@@ -1,8 +1,9 @@
 package io.stagecoach.node.dashboard;
 
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -13,6 +14,9 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -20,7 +24,9 @@ import java.util.function.Supplier;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import org.apache.pekko.NotUsed;
+import org.apache.pekko.japi.Pair;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
@@ -44,7 +50,10 @@ import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.javadsl.Source;
+import org.apache.pekko.stream.javadsl.StreamConverters;
+import org.apache.pekko.util.ByteString;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,7 +120,7 @@ public final class DashboardServer implements AutoCloseable
         final ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "stagecoach-dashboard", config());
         try
         {
-            final Routes routes = new Routes(context, jobs);
+            final Routes routes = new Routes(context, jobs, system);
             final ServerBinding binding = Http.get(system).newServerAt(context.address(), context.port())
                 .bind(routes.all()).toCompletableFuture().get(BIND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             LOG.info("dashboard listening on {}", binding.localAddress());
@@ -210,9 +219,13 @@ public final class DashboardServer implements AutoCloseable
         private final byte[] token;
         private final String session = DashboardToken.random().substring(0, 32);
         private final AtomicBoolean exporting = new AtomicBoolean();
+        private final Executor exportWriter;
+        private final Materializer materializer;
 
-        Routes(final DashboardContext context, final DashboardJobs jobs)
+        Routes(final DashboardContext context, final DashboardJobs jobs, final ActorSystem<?> system)
         {
+            this.exportWriter = system.dispatchers().lookup(DispatcherSelector.blocking());
+            this.materializer = Materializer.matFromSystem(system);
             this.context = context;
             this.jobs = jobs;
             this.token = context.token().getBytes(StandardCharsets.UTF_8);
@@ -242,7 +255,8 @@ public final class DashboardServer implements AutoCloseable
                     ContentTypes.create(MediaTypes.APPLICATION_JAVASCRIPT, HttpCharsets.UTF_8)))),
                 path(PathMatchers.segment("api").slash("jobs"), () -> get(this::jobList)),
                 path(PathMatchers.segment("api").slash("jobs").slash(PathMatchers.segment()).slash("events"),
-                    jobId -> get(() -> events(jobId))),
+                    jobId -> get(() -> optionalHeaderValueByName("Last-Event-ID",
+                        lastEventId -> events(jobId, lastEventId)))),
                 path(PathMatchers.segment("api").slash("jobs").slash(PathMatchers.segment()).slash("trace.json"),
                     jobId -> get(() -> export(jobId))));
         }
@@ -329,26 +343,49 @@ public final class DashboardServer implements AutoCloseable
             return complete(HttpEntities.create(ContentTypes.APPLICATION_JSON, json.toString()));
         }
 
-        private Route events(final String jobId)
+        private Route events(final String jobId, final Optional<String> lastEventId)
         {
             final JobTrace trace = jobs.get(jobId);
             if (null == trace)
             {
                 return complete(StatusCodes.NOT_FOUND, "no job " + jobId);
             }
+            // a browser that reconnects names the last update it had (its id is the bar sequence it reached):
+            // it is sent the bars after that, not all of them again
+            final long resumeAt = lastBarOf(lastEventId.orElse(""), trace.barSequence());
             final Duration period = Duration.ofNanos(context.framePeriodNs());
             final Source<ServerSentEvent, NotUsed> frames = Source.tick(Duration.ZERO, period, Boolean.TRUE)
                 .statefulMapConcat(() ->
                 {
-                    final long[] lastBar = { 0 };
+                    final long[] lastBar = { resumeAt };
                     return tick ->
                     {
-                        final String frame = trace.frame(lastBar[0], System.nanoTime());
-                        lastBar[0] = trace.barSequence();
-                        return List.of(ServerSentEvent.create(frame));
+                        final String frame;
+                        synchronized (trace)
+                        {
+                            frame = trace.frame(lastBar[0], System.nanoTime());
+                            lastBar[0] = trace.barSequence();
+                        }
+                        return List.of(ServerSentEvent.create(frame, Optional.empty(),
+                            Optional.of(Long.toString(lastBar[0])), OptionalInt.empty()));
                     };
                 }).mapMaterializedValue(cancellable -> NotUsed.getInstance());
             return completeOK(frames, EventStreamMarshalling.toEventStream());
+        }
+
+        /**
+         * @param lastEventId the Last-Event-ID a reconnecting browser sent, empty for a first connection.
+         * @param newest      the job's newest bar.
+         * @return the bar to send updates after: 0 for anything but a sequence the job has reached.
+         */
+        static long lastBarOf(final String lastEventId, final long newest)
+        {
+            if (lastEventId.isEmpty() || lastEventId.length() > 18 || !lastEventId.chars().allMatch(Character::isDigit))
+            {
+                return 0;
+            }
+            final long bar = Long.parseLong(lastEventId);
+            return bar <= newest ? bar : 0;
         }
 
         private Route export(final String jobId)
@@ -362,23 +399,50 @@ public final class DashboardServer implements AutoCloseable
             {
                 return complete(StatusCodes.SERVICE_UNAVAILABLE, "another download is being made; try again");
             }
-            final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 20);
-            try (Writer out = new OutputStreamWriter(bytes, StandardCharsets.UTF_8))
+            // written as the browser reads it, on a thread of the blocking dispatcher, rather than whole into memory
+            // first (tens of MB for the records kept); the stream is made here, so that a response never sent (the
+            // browser gone) or a browser that stops reading ends the writing, and frees the download, after the
+            // context's download stall
+            final Pair<OutputStream, Source<ByteString, NotUsed>> stream = StreamConverters.asOutputStream(
+                Duration.ofNanos(context.downloadStallNs())).preMaterialize(materializer);
+            exportWriter.execute(() -> writeExport(jobId, trace, stream.first()));
+            final Source<ByteString, NotUsed> body = stream.second();
+            return respondWithHeader(ContentDisposition.create(ContentDispositionTypes.ATTACHMENT,
+                Map.of("filename", "stagecoach-" + jobId.replaceAll("[^A-Za-z0-9._-]", "_") + ".json")),
+                () -> complete(HttpEntities.create(ContentTypes.APPLICATION_JSON, body)));
+        }
+
+        private void writeExport(final String jobId, final JobTrace trace, final OutputStream stream)
+        {
+            final Writer out = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16);
+            try
             {
                 trace.export(out);
+                out.close();
             }
-            catch (final IOException ex)
+            catch (final IOException | RuntimeException ex)
             {
-                return complete(StatusCodes.INTERNAL_SERVER_ERROR, "could not export job " + jobId + ": " +
-                    ex.getMessage());
+                // the rest of the buffer is not flushed: each write would wait for the stall time again
+                LOG.info("the download of job {} ended early: {}", jobId, ex.toString());
+                exporting.set(false);
+                closeQuietly(stream);
             }
             finally
             {
                 exporting.set(false);
             }
-            return respondWithHeader(ContentDisposition.create(ContentDispositionTypes.ATTACHMENT,
-                Map.of("filename", "stagecoach-" + jobId.replaceAll("[^A-Za-z0-9._-]", "_") + ".json")),
-                () -> complete(HttpEntities.create(ContentTypes.APPLICATION_JSON, bytes.toByteArray())));
+        }
+
+        private static void closeQuietly(final OutputStream stream)
+        {
+            try
+            {
+                stream.close();
+            }
+            catch (final IOException ex)
+            {
+                LOG.debug("closing a download that ended early: {}", ex.toString());
+            }
         }
 
         private static List<HttpHeader> securityHeaders()

@@ -35,6 +35,9 @@ public final class JobTrace implements LiveTraceSink
     private static final int MAX_FLIGHT_ROWS = 12;
     private static final long STALE_FLIGHT_NS = 60_000_000_000L;
 
+    /** The records the download's buffer holds at first; it doubles as they come, up to the capacity. */
+    static final int FIRST_EXPORT_RECORDS = 4_096;
+
     private final String jobId;
     private final String program;
     private final int size;
@@ -50,7 +53,7 @@ public final class JobTrace implements LiveTraceSink
     private final long[] barBytes;
     private long barSequence;
 
-    private final UnsafeBuffer exportRecords;
+    private UnsafeBuffer exportRecords;
     private final int exportCapacity;
     private long exportWritten;
 
@@ -100,7 +103,8 @@ public final class JobTrace implements LiveTraceSink
         this.barEndNs = new long[barCapacity];
         this.barBytes = new long[barCapacity];
         this.exportCapacity = context.exportRecords();
-        this.exportRecords = new UnsafeBuffer(new byte[exportCapacity * StageRecord.LENGTH]);
+        this.exportRecords = new UnsafeBuffer(new byte[Math.min(exportCapacity, FIRST_EXPORT_RECORDS) *
+            StageRecord.LENGTH]);
         for (int i = 0; i < Stage.COUNT; i++)
         {
             stageDurations[i] = new DurationHistogram();
@@ -352,8 +356,23 @@ public final class JobTrace implements LiveTraceSink
         return sources;
     }
 
+    /**
+     * @return the bytes the download's buffer holds now.
+     */
+    synchronized long exportBytesHeld()
+    {
+        return exportRecords.capacity();
+    }
+
     private void keepForExport(final StageRecord record)
     {
+        // the buffer grows by doubling up to the capacity: a short job holds what it wrote, not the whole capacity
+        if (exportWritten < exportCapacity && exportWritten * StageRecord.LENGTH == exportRecords.capacity())
+        {
+            final byte[] grown = new byte[(int)Math.min(exportCapacity, 2 * exportWritten) * StageRecord.LENGTH];
+            exportRecords.getBytes(0, grown, 0, exportRecords.capacity());
+            exportRecords = new UnsafeBuffer(grown);
+        }
         record.copyTo(exportRecords, (int)(exportWritten % exportCapacity) * StageRecord.LENGTH);
         exportWritten++;
     }

@@ -7,9 +7,10 @@ const LANE_PX = 28;
 const MAX_SUBLANES = 4;
 const LABEL_PX = 120;
 const AXIS_PX = 22;
+const JOB_LIST_PERIOD_MS = 3000;
 
 const state = {
-  job: null, source: null, stageNames: [], lanes: [], bars: [], lastUs: 0, nowUs: 0,
+  job: null, picked: false, source: null, stageNames: [], lanes: [], bars: [], lastUs: 0, nowUs: 0,
   follow: true, spanUs: 100000, endUs: 0, dirty: true, drawn: 0, subLaneEnds: new Map(), subLanesUsed: new Map(),
 };
 
@@ -70,8 +71,8 @@ function onFrame(frame) {
   state.lastUs = frame.lastUs;
   state.nowUs = frame.nowUs;
   state.dirty = true;
-  $("status").textContent = `${frame.program}, ${frame.size} ranks, ${frame.state}; ` +
-    `${frame.counters.records.toLocaleString()} stage events`;
+  setStatus(`${frame.program}, ${frame.size} ranks, ${frame.state}`);
+  $("events").textContent = `${frame.counters.records.toLocaleString()} stage events`;
   const nodes = frame.nodes || {};
   const rankText = (r) => nodes[r] === undefined ? `rank ${r}` : `rank ${r} (${nodes[r]})`;
   const lanesText = [];
@@ -89,6 +90,11 @@ function onFrame(frame) {
   updateStages(frame.stages);
   updateCounters(frame.counters);
   $("export-kept").textContent = frame.counters.exportKept.toLocaleString();
+}
+
+// The status line is a live region: it changes only when the job's state does, not at every update.
+function setStatus(text) {
+  if ($("status").textContent !== text) $("status").textContent = text;
 }
 
 function updateSampling(c) {
@@ -212,6 +218,7 @@ function draw() {
   $("last-bar-end").textContent = newest ? formatUs(newest[4] + newest[5]) : "–";
   $("last-bar-end").dataset.us = newest ? newest[4] + newest[5] : "";
   $("window").textContent = formatUs(state.spanUs);
+  $("window").dataset.us = state.spanUs;
 }
 
 function drawAxis(g, startUs, endUs, x, width) {
@@ -300,26 +307,45 @@ function open(job) {
   if (state.source) state.source.close();
   Object.assign(state, { job, bars: [], lanes: [], lastUs: 0, dirty: true, subLaneEnds: new Map(),
     subLanesUsed: new Map() });
+  $("events").textContent = "";
   $("export").href = `api/jobs/${encodeURIComponent(job)}/trace.json`;
+  // a dropped connection is retried by the browser, which names the last update it had (its id): the server goes on
+  // from there, so the bars already here are not sent again
   const source = new EventSource(`api/jobs/${encodeURIComponent(job)}/events`);
   source.onmessage = (event) => onFrame(JSON.parse(event.data));
-  source.onerror = () => { $("status").textContent = "The connection to the dashboard was lost; retrying…"; };
+  source.onerror = () => setStatus("The connection to the dashboard was lost; retrying…");
   state.source = source;
 }
 
-async function start() {
-  wire();
-  requestAnimationFrame(draw);
-  const response = await fetch("api/jobs", { credentials: "same-origin" });
-  const { jobs } = await response.json();
-  const select = $("job");
-  select.replaceChildren(...jobs.map((job) => new Option(job, job)));
-  if (jobs.length) {
-    select.value = jobs[jobs.length - 1];
-    open(select.value);
-  } else {
-    $("status").textContent = "No job yet.";
+// The job list is read again every few seconds: a job submitted after the page opened is added, and shown at once
+// unless the viewer picked a job of their own.
+async function refreshJobs() {
+  let jobs;
+  try {
+    const response = await fetch("api/jobs", { credentials: "same-origin" });
+    if (!response.ok) return;
+    ({ jobs } = await response.json());
+  } catch (error) {
+    return;
   }
+  const select = $("job");
+  const known = new Set(Array.from(select.options, (option) => option.value));
+  for (const job of jobs) if (!known.has(job)) select.add(new Option(job, job));
+  const newest = jobs.length ? jobs[jobs.length - 1] : null;
+  if (newest !== null && !state.picked && newest !== state.job) {
+    select.value = newest;
+    open(newest);
+  } else if (newest === null && state.job === null) {
+    setStatus("No job yet.");
+  }
+}
+
+function start() {
+  wire();
+  $("job").addEventListener("change", () => { state.picked = true; });
+  requestAnimationFrame(draw);
+  refreshJobs();
+  setInterval(refreshJobs, JOB_LIST_PERIOD_MS);
 }
 
 start();

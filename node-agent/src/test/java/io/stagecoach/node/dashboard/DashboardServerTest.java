@@ -27,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class DashboardServerTest
 {
     private static final String TOKEN = "0123456789abcdef0123";
+    private static final String EVENT = "\"name\":\"D2H\",\"cat\":\"stage\"";
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
         .followRedirects(HttpClient.Redirect.NEVER).build();
@@ -91,6 +92,64 @@ class DashboardServerTest
         assertTrue(frames.get(0).contains("\"bars\":[[0,0,0,3,0.000,1.000,4096]]"), frames.get(0));
         assertTrue(frames.get(1).contains("\"bars\":[]"), "a second frame has no bar twice: " + frames.get(1));
         assertEquals(404, get("api/jobs/nope/events", null).statusCode());
+
+        assertEquals(List.of("id:1", "\"bars\":[]"), resumedAt("1"), "a browser that reconnects after bar 1");
+        assertEquals(List.of("id:1", "\"bars\":[[0,0,0,3,0.000,1.000,4096]]"), resumedAt("7"),
+            "an id the job has not reached (another server's) starts again");
+        assertEquals(List.of("id:1", "\"bars\":[[0,0,0,3,0.000,1.000,4096]]"), resumedAt("x1"));
+    }
+
+    @Test
+    void shouldStreamADownloadAndFreeItForTheNextWhenTheBrowserGoesAway() throws Exception
+    {
+        final int records = 60_000;
+        final DashboardJobs jobs = new DashboardJobs();
+        final JobTrace trace = new JobTrace("job-1", "bw", 2, new DashboardContext());
+        final StageRing ring = new StageRing(0, StageRing.MIN_CAPACITY_BYTES);
+        for (int chunk = 0; chunk < records; chunk++)
+        {
+            ring.record(1, chunk, Stage.D2H, 1_000L * chunk, 1_000L * chunk + 500, 65_536, 0);
+            if (chunk % 1_000 == 999)
+            {
+                TraceFrames.drain(ring, trace);
+            }
+        }
+        jobs.add(trace);
+        server = DashboardServer.start(new DashboardContext().token(TOKEN)
+            .downloadStallNs(Duration.ofSeconds(2).toNanos()), jobs);
+
+        // a browser that reads a little of the download and goes away: its connection closes
+        final URI url = URI.create(server.url());
+        try (Socket browser = new Socket(url.getHost(), url.getPort()))
+        {
+            browser.getOutputStream().write(("GET /api/jobs/job-1/trace.json HTTP/1.1\r\nHost: " + url.getHost() +
+                ":" + url.getPort() + "\r\nAuthorization: Bearer " + TOKEN + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+            final String head = new String(browser.getInputStream().readNBytes(1024), StandardCharsets.US_ASCII);
+            assertTrue(head.startsWith("HTTP/1.1 200 OK"), head);
+        }
+
+        // the next download is served once the first's writing has noticed (at once, or after the stall time)
+        HttpResponse<String> export = null;
+        final long deadlineNs = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (null == export || 503 == export.statusCode() && System.nanoTime() - deadlineNs < 0)
+        {
+            if (null != export)
+            {
+                Thread.sleep(100);
+            }
+            export = client.send(request("api/jobs/job-1/trace.json", null)
+                .header("Authorization", "Bearer " + TOKEN).build(), HttpResponse.BodyHandlers.ofString());
+        }
+        assertEquals(200, export.statusCode(), export.body());
+        final String json = export.body();
+        assertTrue(json.endsWith("}") || json.endsWith("}\n"), json.substring(Math.max(0, json.length() - 200)));
+        int events = 0;
+        for (int at = json.indexOf(EVENT); at >= 0; at = json.indexOf(EVENT, at + 1))
+        {
+            events++;
+        }
+        assertEquals(records, events, "every record kept is in the download, " + json.length() + " bytes");
     }
 
     @Test
@@ -150,6 +209,24 @@ class DashboardServerTest
         return client.send(request("login", null).header("Content-Type", "application/x-www-form-urlencoded")
             .POST(HttpRequest.BodyPublishers.ofString("token=" + token, StandardCharsets.UTF_8)).build(),
             HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * @return the first update's id line and its bars, for a connection that names the last update it had.
+     */
+    private List<String> resumedAt(final String lastEventId) throws IOException, InterruptedException
+    {
+        final HttpResponse<Stream<String>> events = client.send(request("api/jobs/job-1/events", null)
+            .header("Last-Event-ID", lastEventId).build(), HttpResponse.BodyHandlers.ofLines());
+        try (Stream<String> lines = events.body())
+        {
+            final List<String> first = lines.filter(line -> line.startsWith("id:") || line.startsWith("data:"))
+                .limit(2).collect(Collectors.toList());
+            final String data = first.stream().filter(line -> line.startsWith("data:")).findFirst().orElse("");
+            final int bars = data.indexOf("\"bars\":");
+            return List.of(first.stream().filter(line -> line.startsWith("id:")).findFirst().orElse("no id"),
+                bars < 0 ? data : data.substring(bars, data.indexOf(",\"barSeq\"", bars)));
+        }
     }
 
     private HttpResponse<String> get(final String path, final String cookie) throws IOException, InterruptedException

@@ -122,8 +122,66 @@ class DashboardSystemTest
         assertTrue(Math.abs(average - benchmark) <= 0.2 * benchmark, "the page's average rate of link 0 -> 1, " +
             average + " MB/s, within 20% of the benchmark's " + benchmark + " MB/s");
 
+        checkTables();
+        checkZoomAndPan(wait);
+
         final Map<String, Object> trace = download(wait, folder.resolve("downloads"));
         checkTrace(trace);
+    }
+
+    /**
+     * The tables once the job ended: every transfer of the run ended on the staged path, and the stages' rows with
+     * their shares of the time (summing to all of it) and 99th percentiles.
+     */
+    @SuppressWarnings("unchecked")
+    private void checkTables()
+    {
+        final Map<String, Object> tables = (Map<String, Object>)((JavascriptExecutor)browser).executeScript(
+            "const cells = (tr) => Array.from(tr.children, (cell) => cell.textContent);" +
+            "const rows = (id) => Array.from(document.querySelectorAll('#' + id + ' tbody tr'), cells);" +
+            "return { paths: rows('paths'), stages: rows('stages') };");
+        final List<List<String>> paths = (List<List<String>>)tables.get("paths");
+        final List<String> staged = paths.stream().filter(cells -> "STAGED".equals(cells.get(0))).findFirst()
+            .orElseThrow(() -> new AssertionError("a row for the staged path: " + paths));
+        assertEquals("0", staged.get(1), "no staged transfer in flight after the job: " + paths);
+        assertTrue(Long.parseLong(staged.get(2).replaceAll("[^0-9]", "")) > 0, "staged transfers ended: " + paths);
+        final List<List<String>> stages = (List<List<String>>)tables.get("stages");
+        final Set<String> names = new HashSet<>();
+        double shares = 0;
+        for (final List<String> cells : stages)
+        {
+            names.add(cells.get(0));
+            shares += Double.parseDouble(cells.get(2).replace("%", "").trim());
+            assertTrue(Long.parseLong(cells.get(1).replaceAll("[^0-9]", "")) > 0, "chunks of " + cells);
+            assertTrue(cells.get(4).matches("[0-9.]+ (µs|ms|s)"), "a 99th percentile in " + cells);
+        }
+        assertTrue(names.containsAll(Set.of("D2H", "WIRE", "H2D")), "rows of the stages: " + stages);
+        assertTrue(Math.abs(shares - 100) <= 0.5, "the stages' shares sum to all the time: " + stages);
+    }
+
+    /**
+     * Zoom halves the window, panning stops following live, and Show all spans the bars (the first may start a
+     * little before the job's first event, its origin).
+     */
+    private void checkZoomAndPan(final WebDriverWait wait)
+    {
+        final double span = windowUs();
+        browser.findElement(By.id("zoom-in")).click();
+        wait.withMessage(() -> "the window " + span + " us halved by Zoom in; it is " + windowUs())
+            .until(page -> Math.abs(windowUs() - span / 2) < 1e-6 * span);
+        assertEquals("true", browser.findElement(By.id("follow")).getAttribute("aria-pressed"));
+        browser.findElement(By.id("pan-left")).click();
+        wait.withMessage(() -> "Follow live off after a pan")
+            .until(page -> "false".equals(browser.findElement(By.id("follow")).getAttribute("aria-pressed")));
+        browser.findElement(By.id("fit")).click();
+        wait.withMessage(() -> "Show all spans the bars: window " + windowUs() + " us, newest bar ends at " +
+            lastBarEnd(wait) + " us, since the job's first event").until(page -> windowUs() >= 0.9 * lastBarEnd(wait));
+    }
+
+    private double windowUs()
+    {
+        final String us = browser.findElement(By.id("window")).getAttribute("data-us");
+        return null == us || us.isEmpty() ? -1 : Double.parseDouble(us);
     }
 
     private Map<String, String> installBrowser() throws IOException, InterruptedException

@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 
 import io.stagecoach.pipeline.trace.ChromeTraceExport;
 import io.stagecoach.pipeline.trace.Stage;
+import io.stagecoach.pipeline.trace.StageRecord;
 import io.stagecoach.pipeline.trace.StageRing;
 import io.stagecoach.pipeline.trace.TracedPath;
 import org.junit.jupiter.api.Test;
@@ -91,5 +92,32 @@ class JobTraceTest
         assertTrue(trace.frame(0, System.nanoTime()).contains("\"exportKept\":10,\"exportOverwritten\":15"));
     }
 
+    @Test
+    void shouldHoldForTheDownloadWhatAJobWroteAndKeepTheNewestOnceItGrewToTheCapacity() throws IOException
+    {
+        final JobTrace small = new JobTrace("j4", "hello", 2, new DashboardContext());
+        ring.record(1, 0, Stage.D2H, 1_000L, 1_500L, 64, 0);
+        TraceFrames.drain(ring, small);
+        assertEquals(JobTrace.FIRST_EXPORT_RECORDS * (long)StageRecord.LENGTH, small.exportBytesHeld(),
+            "a short job holds the first buffer, not the 262,144 records' 12 MiB");
 
+        final int capacity = 10_000;
+        final JobTrace grown = new JobTrace("j5", "bw", 2, new DashboardContext().exportRecords(capacity));
+        for (int chunk = 0; chunk < 12_500; chunk++)
+        {
+            ring.record(1, chunk, Stage.D2H, 1_000L * chunk, 1_000L * chunk + 500, 64, 0);
+            if (chunk % 500 == 499)
+            {
+                TraceFrames.drain(ring, grown);
+            }
+        }
+        assertEquals(capacity * (long)StageRecord.LENGTH, grown.exportBytesHeld());
+        final StringWriter out = new StringWriter();
+        assertEquals(capacity, grown.export(out).events());
+        final String json = out.toString();
+        assertTrue(json.contains("\"exportOverwrittenRecords\":\"2500\""), json.substring(0, 400));
+        assertTrue(!json.contains("\"chunk\":2499,") && json.contains("\"chunk\":2500,") &&
+            json.contains("\"chunk\":8192,") && json.contains("\"chunk\":12499,"),
+            "the newest 10,000 records, across the buffer's growth and its wrap");
+    }
 }
