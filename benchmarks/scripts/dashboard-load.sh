@@ -1,60 +1,112 @@
 #!/usr/bin/env bash
 # dashboard-load.sh: what the live dashboard costs a busy job. Runs HaloRing (N ranks on a ring exchanging device
-# faces at full speed, through the stage pipeline) in turn without the dashboard (closed), with --trace FILE instead
-# (traced: the ranks' tracing, into files), with the dashboard served but no
-# browser on it (served: the ranks' live files and the launcher's reading), and with it open in a headless Chromium
-# on the same machine (open, bin/install-browser), and prints each run's rate and, with the dashboard, what its last
-# update counted (events, sampled out, dropped).
+# faces at full speed, through the stage pipeline) by turns without the dashboard (closed), with --trace FILE instead
+# (traced: the ranks' tracing, into files), with the dashboard served but nobody watching (served: the ranks' live
+# files and the launcher's reading), and with it watched (open): by a headless Chromium on the same machine
+# (VIEWER=chromium, the default; bin/install-browser), or by curl reading the page's event stream (VIEWER=curl: the
+# server's whole work for a viewer, for a machine without a browser, the browser then being elsewhere). Each turn
+# starts with another mode, so that no mode always runs first. Prints each run's rate, and for open runs how many
+# viewers the server counted while the job ran (0 fails the script: nobody watched) and what its last update
+# counted; then the median and range of every mode.
 #
-#   benchmarks/scripts/dashboard-load.sh [RUNS] [RANKS] [FACE_BYTES] [ITERATIONS]    (defaults 3 8 1048576 300)
+#   benchmarks/scripts/dashboard-load.sh [RUNS] [RANKS] [FACE_BYTES] [ITERATIONS] [DEVICE]
+#       (defaults 3 8 1048576 300 D; STAGECOACH names the command, default bin/stagecoach of this checkout;
+#        STAGECOACH_RUN_OPTS adds options to every run, e.g. -J-Dstagecoach.device=emulated)
 set -euo pipefail
 umask 077
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-runs="${1:-3}" ranks="${2:-8}" face="${3:-1048576}" iterations="${4:-300}"
+runs="${1:-3}" ranks="${2:-8}" face="${3:-1048576}" iterations="${4:-300}" device="${5:-D}"
+stagecoach="${STAGECOACH:-$repo/bin/stagecoach}"
+viewer="${VIEWER:-chromium}"
 work="$(mktemp -d)"
-browser_pid=""
-cleanup() { [ -n "$browser_pid" ] && kill "$browser_pid" 2>/dev/null; rm -rf "$work"; }
+viewer_pid=""
+cleanup() { [ -n "$viewer_pid" ] && kill "$viewer_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
-eval "$("$repo/bin/install-browser" | sed 's/^/export /')"
+case "$viewer" in
+    chromium) eval "$("$repo/bin/install-browser" | sed 's/^/export /')" ;;
+    curl) command -v curl >/dev/null || { echo "dashboard-load.sh: VIEWER=curl needs curl" >&2; exit 1; } ;;
+    *) echo "dashboard-load.sh: VIEWER is chromium or curl, not '$viewer'" >&2; exit 1 ;;
+esac
 
 job() {
-    "$repo/bin/stagecoach" run -n "$ranks" --oversubscribe "$@" -J-Dstagecoach.device.path=staged \
-        io.stagecoach.benchmarks.omb.HaloRing D --face-bytes "$face" --iterations "$iterations" --skip 20
+    # shellcheck disable=SC2086 # options, split on purpose
+    "$stagecoach" run -n "$ranks" --oversubscribe ${STAGECOACH_RUN_OPTS:-} "$@" -J-Dstagecoach.device.path=staged \
+        io.stagecoach.benchmarks.omb.HaloRing "$device" --face-bytes "$face" --iterations "$iterations" --skip 20
 }
 
-for run in $(seq 1 "$runs"); do
-    closed="$(job 2>"$work/closed.err" | grep -o 'halo-ring:.*')"
-    echo "run $run closed: $closed"
-    traced="$(job --trace "$work/trace.json" 2>"$work/traced.err" | grep -o 'halo-ring:.*')"
-    echo "run $run traced: $traced"
-    served="$(job --dashboard 2>"$work/served.err" | grep -o 'halo-ring:.*')"
-    echo "run $run served: $served"
-    job --dashboard --dashboard-linger 3 >"$work/open.out" 2>"$work/open.err" &
-    job_pid=$!
-    url="" login=""
+rate() { grep -o '[0-9.]* iterations/s' "$1" | head -1 | cut -d' ' -f1 || true; }
+
+run_mode() {
+    local mode="$1" out="$work/$1.out" err="$work/$1.err"
+    case "$mode" in
+        closed) job >"$out" 2>"$err" || true ;;
+        traced) job --trace "$work/trace.json" >"$out" 2>"$err" || true ;;
+        served) job --dashboard >"$out" 2>"$err" || true ;;
+        open) run_open "$out" "$err" ;;
+    esac
+    local figure
+    figure="$(rate "$out")"
+    [ -n "$figure" ] || { echo "dashboard-load.sh: the $mode run printed no rate" >&2; cat "$out" "$err" >&2; exit 1; }
+    echo "$mode $figure" >> "$work/rates"
+    echo "run $turn $mode: $(grep -o 'halo-ring:.*' "$out") ${extra:-}"
+    extra=""
+}
+
+run_open() {
+    local out="$1" err="$2" login="" url job_id="" viewers=0 seen
+    job --dashboard --dashboard-linger 3 >"$out" 2>"$err" &
+    local job_pid=$!
     for _ in $(seq 1 600); do
-        login="$(grep -o 'http://127.0.0.1:[0-9]*/login?token=[0-9a-f]*' "$work/open.err" | head -1 || true)"
+        login="$(grep -o 'http://127.0.0.1:[0-9]*/login?token=[0-9a-f]*' "$err" | head -1 || true)"
         [ -n "$login" ] && break
         sleep 0.1
     done
-    [ -n "$login" ] || { echo "no dashboard address" >&2; cat "$work/open.err" >&2; exit 1; }
+    [ -n "$login" ] || { echo "no dashboard address" >&2; cat "$err" >&2; exit 1; }
     url="${login%%login\?token=*}"
     # The token stays off command lines: the browser opens a private page that sends it on, curl reads a header file.
-    printf '<meta http-equiv="refresh" content="0;url=%s">\n' "$login" > "$work/open.html"
     printf 'Authorization: Bearer %s\n' "${login##*token=}" > "$work/auth.header"
-    "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage \
-        --user-data-dir="$work/profile" "file://$work/open.html" >/dev/null 2>&1 &
-    browser_pid=$!
-    while ! grep -q 'halo-ring:' "$work/open.out"; do
+    if [ "$viewer" = chromium ]; then
+        printf '<meta http-equiv="refresh" content="0;url=%s">\n' "$login" > "$work/open.html"
+        "$CHROMIUM" --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage \
+            --user-data-dir="$work/profile" "file://$work/open.html" >/dev/null 2>&1 &
+        viewer_pid=$!
+    else
+        for _ in $(seq 1 300); do
+            job_id="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed -n 's/.*\["\([^"]*\)"\].*/\1/p')"
+            [ -n "$job_id" ] && break
+            sleep 0.1
+        done
+        curl -s -N -H @"$work/auth.header" "${url}api/jobs/$job_id/events" > "$work/stream" &
+        viewer_pid=$!
+    fi
+    # the viewers the server counts while the job runs, until its result
+    while ! grep -q 'halo-ring:' "$out"; do
         kill -0 "$job_pid" 2>/dev/null || break
+        seen="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed -n 's/.*"viewers":\([0-9]*\).*/\1/p')"
+        [ -n "$seen" ] && [ "$seen" -gt "$viewers" ] && viewers="$seen"
         sleep 0.2
     done
-    job_id="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed 's/.*\["\([^"]*\)"\].*/\1/')"
+    job_id="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed -n 's/.*\["\([^"]*\)"\].*/\1/p')"
+    local counters
     counters="$(timeout 2 curl -s -N -H @"$work/auth.header" "${url}api/jobs/$job_id/events" | grep -m1 '^data:' |
         grep -o '"counters":{[^}]*}' || true)"
     wait "$job_pid" || true
-    kill "$browser_pid" 2>/dev/null || true
-    wait "$browser_pid" 2>/dev/null || true
-    browser_pid=""
-    echo "run $run open:   $(grep -o 'halo-ring:.*' "$work/open.out") $counters"
+    kill "$viewer_pid" 2>/dev/null || true
+    wait "$viewer_pid" 2>/dev/null || true
+    viewer_pid=""
+    [ "$viewers" -gt 0 ] || { echo "dashboard-load.sh: no viewer reached the dashboard ($viewer)" >&2; exit 1; }
+    extra="viewers $viewers ($viewer) $counters"
+}
+
+modes=(closed traced served open)
+for turn in $(seq 1 "$runs"); do
+    for i in 0 1 2 3; do
+        run_mode "${modes[$(( (turn - 1 + i) % 4 ))]}"
+    done
+done
+echo "summary: $ranks ranks, $face B faces, $iterations iterations, $runs runs each, viewer $viewer (it/s)"
+for mode in "${modes[@]}"; do
+    grep "^$mode " "$work/rates" | cut -d' ' -f2 | sort -g | awk -v mode="$mode" \
+        '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+           printf "%-7s median %.1f  range %.1f-%.1f  (n=%d)\n", mode, m, v[1], v[NR], NR }'
 done

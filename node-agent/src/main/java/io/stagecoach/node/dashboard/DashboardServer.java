@@ -19,6 +19,7 @@ import java.util.OptionalInt;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import com.typesafe.config.Config;
@@ -219,6 +220,8 @@ public final class DashboardServer implements AutoCloseable
         private final byte[] token;
         private final String session = DashboardToken.random().substring(0, 32);
         private final AtomicBoolean exporting = new AtomicBoolean();
+        /** Event streams open now: how a script sees that a browser is watching. */
+        private final AtomicInteger viewers = new AtomicInteger();
         private final Executor exportWriter;
         private final Materializer materializer;
 
@@ -339,7 +342,7 @@ public final class DashboardServer implements AutoCloseable
                 json.append(i == 0 ? "" : ",");
                 Json.appendString(json, list.get(i).jobId());
             }
-            json.append("]}");
+            json.append("],\"viewers\":").append(viewers.get()).append('}');
             return complete(HttpEntities.create(ContentTypes.APPLICATION_JSON, json.toString()));
         }
 
@@ -369,7 +372,13 @@ public final class DashboardServer implements AutoCloseable
                         return List.of(ServerSentEvent.create(frame, Optional.empty(),
                             Optional.of(Long.toString(lastBar[0])), OptionalInt.empty()));
                     };
-                }).mapMaterializedValue(cancellable -> NotUsed.getInstance());
+                })
+                .watchTermination((cancellable, done) ->
+                {
+                    viewers.incrementAndGet();
+                    done.whenComplete((ignored, failure) -> viewers.decrementAndGet());
+                    return NotUsed.getInstance();
+                });
             return completeOK(frames, EventStreamMarshalling.toEventStream());
         }
 

@@ -77,7 +77,7 @@ class DashboardServerTest
         assertTrue(page.headers().firstValue("Content-Security-Policy").orElse("").contains("script-src 'self'"));
         assertEquals("nosniff", page.headers().firstValue("X-Content-Type-Options").orElse(""));
         assertEquals(200, get("dashboard.js", null).statusCode());
-        assertEquals("{\"jobs\":[\"job-1\"]}", get("api/jobs", null).body());
+        assertEquals("{\"jobs\":[\"job-1\"],\"viewers\":0}", get("api/jobs", null).body());
 
         final HttpResponse<String> export = get("api/jobs/job-1/trace.json", null);
         assertEquals(200, export.statusCode());
@@ -89,6 +89,7 @@ class DashboardServerTest
         assertEquals("text/event-stream", events.headers().firstValue("Content-Type").orElse(""));
         final List<String> frames = events.body().filter(line -> line.startsWith("data:")).limit(2)
             .collect(Collectors.toList());
+        assertEquals("{\"jobs\":[\"job-1\"],\"viewers\":1}", get("api/jobs", null).body(), "a viewer now");
         assertTrue(frames.get(0).contains("\"bars\":[[0,0,0,3,0.000,1.000,4096]]"), frames.get(0));
         assertTrue(frames.get(1).contains("\"bars\":[]"), "a second frame has no bar twice: " + frames.get(1));
         assertEquals(404, get("api/jobs/nope/events", null).statusCode());

@@ -239,7 +239,8 @@ final class AgentJobsSystemTest
         final String answer = probe("api/jobs", true);
         assertTrue(answer.startsWith("STATUS 200"), answer);
         final Set<String> jobs = new TreeSet<>();
-        final Matcher listed = Pattern.compile("\"([^\"]+)\"").matcher(answer.substring(answer.indexOf('[')));
+        final Matcher listed = Pattern.compile("\"([^\"]+)\"").matcher(answer.substring(answer.indexOf('['),
+            answer.indexOf(']') + 1));
         while (listed.find())
         {
             jobs.add(listed.group(1));
