@@ -91,7 +91,7 @@ final class NodeServices implements AutoCloseable, JobDashboard
             LOG.warn("dashboard.port = {}, but Pekko HTTP is not on the class path: no dashboard", settings.port());
             return;
         }
-        dashboardContext.address(settings.address()).port(settings.port());
+        dashboardContext.address(settings.address()).port(settings.port()).maxBarsPerSecond(settings.barsPerSecond());
         if (null != settings.tokenFile())
         {
             try

@@ -113,6 +113,12 @@ final class RunCommand implements Callable<Integer>
         description = "Keep serving the dashboard this many seconds after the job ended (default 0).")
     private Duration dashboardLinger;
 
+    @Option(names = "--dashboard-bars", paramLabel = "N",
+        defaultValue = "" + DashboardContext.DEFAULT_BARS_PER_SECOND,
+        description = "Chunk bars per second the dashboard keeps for drawing (default 5000, about what a browser " +
+            "draws; 1 to 1000000): beyond it the timeline shows a sample, and the page says so.")
+    private int dashboardBars;
+
     @Option(names = { "-cp", "--classpath" }, paramLabel = "PATH",
         description = "Class path entries added after Stagecoach's own for the ranks.")
     private String classPath;
@@ -161,7 +167,7 @@ final class RunCommand implements Callable<Integer>
                 "from a build of the repository, or use --trace FILE");
             return 2;
         }
-        try (RunDashboard dashboard = RunDashboard.start(dashboardAddress, dashboardPort,
+        try (RunDashboard dashboard = RunDashboard.start(dashboardAddress, dashboardPort, dashboardBars,
             dashboardLinger, spec.commandLine().getErr()))
         {
             return launch(context.jobObserver(dashboard.observer()));
@@ -246,6 +252,11 @@ final class RunCommand implements Callable<Integer>
         if (size < 1)
         {
             throw new CommandLine.ParameterException(spec.commandLine(), "-n must be at least 1, not " + size);
+        }
+        if (dashboardBars < 1 || dashboardBars > DashboardContext.MAX_BARS_PER_SECOND)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--dashboard-bars " + dashboardBars +
+                " is outside 1 to " + DashboardContext.MAX_BARS_PER_SECOND);
         }
     }
 

@@ -43,15 +43,18 @@ final class RunDashboard implements AutoCloseable
      *
      * @param address where to listen.
      * @param port    the port, 0 for any.
+     * @param barsPerSecond chunk bars kept for drawing per second.
      * @param linger  how long to keep serving after the job ended.
      * @param err     where the address goes.
      * @return the running dashboard.
      * @throws IOException when the token file cannot be read or is not private.
      */
-    static RunDashboard start(final String address, final int port, final Duration linger, final PrintWriter err)
+    static RunDashboard start(
+        final String address, final int port, final int barsPerSecond, final Duration linger, final PrintWriter err)
         throws IOException
     {
-        final DashboardContext context = new DashboardContext().address(address).port(port);
+        final DashboardContext context = new DashboardContext().address(address).port(port)
+            .maxBarsPerSecond(barsPerSecond);
         final String file = System.getenv(TOKEN_FILE_VARIABLE);
         final boolean ownToken = null != file && !file.isBlank();
         context.token(ownToken ? DashboardToken.read(Path.of(file), TOKEN_FILE_VARIABLE) : DashboardToken.random());

@@ -31,11 +31,15 @@ public final class DashboardContext
 {
     /** The address the server listens on unless told otherwise. */
     public static final String LOOPBACK = "127.0.0.1";
+    /** Chunk bars kept for drawing per second unless told otherwise: about what a browser draws. */
+    public static final int DEFAULT_BARS_PER_SECOND = 5_000;
+    /** The most chunk bars per second that may be kept for drawing. */
+    public static final int MAX_BARS_PER_SECOND = 1_000_000;
 
     private String address = LOOPBACK;
     private int port;
     private String token;
-    private int maxBarsPerSecond = 5_000;
+    private int maxBarsPerSecond = DEFAULT_BARS_PER_SECOND;
     private int maxBarsPerFrame = 4_000;
     private int recentBars = 50_000;
     private int exportRecords = 262_144;
@@ -87,7 +91,7 @@ public final class DashboardContext
             throw new IllegalArgumentException("a dashboard on " + address + ", which is not a loopback address, " +
                 "needs a token of at least 16 characters");
         }
-        within("maxBarsPerSecond", maxBarsPerSecond, 1, 1_000_000);
+        within("maxBarsPerSecond", maxBarsPerSecond, 1, MAX_BARS_PER_SECOND);
         within("maxBarsPerFrame", maxBarsPerFrame, 1, 100_000);
         within("recentBars", recentBars, 1, 10_000_000);
         within("exportRecords", exportRecords, 1, 16_777_216);

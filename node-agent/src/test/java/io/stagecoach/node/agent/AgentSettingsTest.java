@@ -74,7 +74,7 @@ class AgentSettingsTest
         assertEquals(new JobSettings(40100, "nvidia-cuda-mps-control", "keep-majority", 2000, DashboardSettings.NONE),
             parse(VALID, 0).jobs());
         assertEquals(new JobSettings(45000, "off", "keep-oldest", 5000,
-            new DashboardSettings(8080, "127.0.0.1", null)), parse(VALID.replace("gpus = 4",
+            new DashboardSettings(8080, "127.0.0.1", null, 5_000)), parse(VALID.replace("gpus = 4",
             "gpus = 4\n  ranks.udp-port-base = 45000\n  mps.control = off\n  downing { strategy = keep-oldest, " +
             "stable-after-ms = 5000 }\n  dashboard.port = 8080"), 0).jobs());
         assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  downing.strategy = auto-down"),
@@ -91,7 +91,7 @@ class AgentSettingsTest
     @Test
     void shouldAskForATokenFileWhereTheDashboardListensOffLoopback()
     {
-        assertEquals(new DashboardSettings(8080, "10.0.0.1", Path.of("/etc/stagecoach/dashboard.token")),
+        assertEquals(new DashboardSettings(8080, "10.0.0.1", Path.of("/etc/stagecoach/dashboard.token"), 5_000),
             parse(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, address = \"10.0.0.1\", " +
                 "token-file = \"/etc/stagecoach/dashboard.token\" }"), 0).jobs().dashboard());
         assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, address = \"10.0.0.1\" }"),
@@ -100,6 +100,10 @@ class AgentSettingsTest
         assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, address = \"10.0.0.1\", " +
             "token-file = \"dashboard.token\" }"),
             "stagecoach.agent.dashboard.token-file = dashboard.token is refused: it must be an absolute path");
+        assertEquals(200, parse(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, " +
+            "bars-per-second = 200 }"), 0).jobs().dashboard().barsPerSecond());
+        assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, bars-per-second = 0 }"),
+            "stagecoach.agent.dashboard.bars-per-second = 0 is refused: it must be");
         assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, address = \"no-such-host.invalid\" }"),
             "stagecoach.agent.dashboard.address = no-such-host.invalid is refused: it must be an address that resolves");
     }

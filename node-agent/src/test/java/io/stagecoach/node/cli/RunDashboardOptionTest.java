@@ -48,6 +48,16 @@ class RunDashboardOptionTest
     }
 
     @Test
+    void shouldRefuseBarsPerSecondOutsideItsRange()
+    {
+        final StringWriter err = new StringWriter();
+        final CommandLine command = StagecoachCommand.commandLine();
+        command.setErr(new PrintWriter(err));
+        assertEquals(2, command.execute("run", "-n", "1", "--dashboard", "--dashboard-bars", "0", "latency"));
+        assertTrue(err.toString().contains("--dashboard-bars 0 is outside 1 to 1000000"), err.toString());
+    }
+
+    @Test
     void shouldRefuseTheDashboardForAJobThroughAgents()
     {
         final StringWriter err = new StringWriter();

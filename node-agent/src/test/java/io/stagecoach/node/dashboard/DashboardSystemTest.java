@@ -34,6 +34,7 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -63,6 +64,8 @@ class DashboardSystemTest
     private static final Pattern URL = Pattern.compile("stagecoach: dashboard at (http://\\S+)");
     private static final Pattern RESULT = Pattern.compile("^" + SIZE_BYTES + "\\s+([0-9.]+)\\s*$");
     private static final Duration WAIT = Duration.ofSeconds(180);
+    /** Below the run's rate of stage events, so that the page samples and says so. */
+    private static final int BARS_PER_SECOND = 500;
 
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final List<String> transcript = Collections.synchronizedList(new ArrayList<>());
@@ -123,6 +126,7 @@ class DashboardSystemTest
             average + " MB/s, within 20% of the benchmark's " + benchmark + " MB/s");
 
         checkTables();
+        checkSamplingNotice();
         checkZoomAndPan(wait);
 
         final Map<String, Object> trace = download(wait, folder.resolve("downloads"));
@@ -157,6 +161,20 @@ class DashboardSystemTest
         }
         assertTrue(names.containsAll(Set.of("D2H", "WIRE", "H2D")), "rows of the stages: " + stages);
         assertTrue(Math.abs(shares - 100) <= 0.5, "the stages' shares sum to all the time: " + stages);
+    }
+
+    /**
+     * The run made more stage events a second than the page was told to draw: the notice says so.
+     */
+    private void checkSamplingNotice()
+    {
+        final WebElement notice = browser.findElement(By.id("sampling"));
+        assertTrue(notice.isDisplayed(), "the sampling notice is shown");
+        assertTrue(notice.getText().startsWith("Stage events arrive faster than this page can draw them (at most " +
+            BARS_PER_SECOND + " bars a second)"), notice.getText());
+        final long sampledOut = Long.parseLong(browser.findElement(By.id("counter-sampledOut")).getText()
+            .replaceAll("[^0-9]", ""));
+        assertTrue(sampledOut > 0, "events sampled out of the timeline: " + sampledOut);
     }
 
     /**
@@ -217,7 +235,8 @@ class DashboardSystemTest
             "--add-opens", "java.base/java.util.zip=ALL-UNNAMED",
             "-cp", System.getProperty("java.class.path"),
             "io.stagecoach.node.cli.StagecoachCommand", "run", "-n", "2", "--oversubscribe",
-            "--dashboard", "--dashboard-linger", "120", "-J-Dstagecoach.device.path=staged",
+            "--dashboard", "--dashboard-linger", "120", "--dashboard-bars", Integer.toString(BARS_PER_SECOND),
+            "-J-Dstagecoach.device.path=staged",
             "-x", "STAGECOACH_DEVICE=emulated",
             "bw", "D", "D", "--min-size", Long.toString(SIZE_BYTES), "--max-size", Long.toString(SIZE_BYTES),
             "--iterations", "60", "--skip", "0", "--warm-up", "0"));
