@@ -19,8 +19,12 @@ runs="${1:-3}" ranks="${2:-8}" face="${3:-1048576}" iterations="${4:-300}" devic
 stagecoach="${STAGECOACH:-$repo/bin/stagecoach}"
 viewer="${VIEWER:-chromium}"
 work="$(mktemp -d)"
-viewer_pid=""
-cleanup() { [ -n "$viewer_pid" ] && kill "$viewer_pid" 2>/dev/null; rm -rf "$work"; }
+viewer_pid="" job_pid=""
+cleanup() {
+    [ -n "$viewer_pid" ] && kill "$viewer_pid" 2>/dev/null
+    [ -n "$job_pid" ] && kill "$job_pid" 2>/dev/null
+    rm -rf "$work"
+}
 trap cleanup EXIT
 case "$viewer" in
     chromium) eval "$("$repo/bin/install-browser" | sed 's/^/export /')" ;;
@@ -55,7 +59,7 @@ run_mode() {
 run_open() {
     local out="$1" err="$2" login="" url job_id="" viewers=0 seen
     job --dashboard --dashboard-linger 3 >"$out" 2>"$err" &
-    local job_pid=$!
+    job_pid=$!
     for _ in $(seq 1 600); do
         login="$(grep -o 'http://127.0.0.1:[0-9]*/login?token=[0-9a-f]*' "$err" | head -1 || true)"
         [ -n "$login" ] && break
@@ -72,7 +76,7 @@ run_open() {
         viewer_pid=$!
     else
         for _ in $(seq 1 300); do
-            job_id="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed -n 's/.*\["\([^"]*\)"\].*/\1/p')"
+            job_id="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed -n 's/.*\["\([^"]*\)"\].*/\1/p' || true)"
             [ -n "$job_id" ] && break
             sleep 0.1
         done
@@ -82,15 +86,16 @@ run_open() {
     # the viewers the server counts while the job runs, until its result
     while ! grep -q 'halo-ring:' "$out"; do
         kill -0 "$job_pid" 2>/dev/null || break
-        seen="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed -n 's/.*"viewers":\([0-9]*\).*/\1/p')"
+        seen="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed -n 's/.*"viewers":\([0-9]*\).*/\1/p' || true)"
         [ -n "$seen" ] && [ "$seen" -gt "$viewers" ] && viewers="$seen"
         sleep 0.2
     done
-    job_id="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed -n 's/.*\["\([^"]*\)"\].*/\1/p')"
+    job_id="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed -n 's/.*\["\([^"]*\)"\].*/\1/p' || true)"
     local counters
     counters="$(timeout 2 curl -s -N -H @"$work/auth.header" "${url}api/jobs/$job_id/events" | grep -m1 '^data:' |
         grep -o '"counters":{[^}]*}' || true)"
     wait "$job_pid" || true
+    job_pid=""
     kill "$viewer_pid" 2>/dev/null || true
     wait "$viewer_pid" 2>/dev/null || true
     viewer_pid=""

@@ -47,7 +47,10 @@ step_errors() { tail -n 20 "$1"; }
 compgen -G "${bundle}/lib/pekko-http_*.jar" >/dev/null ||
     { echo "no Pekko HTTP in ${bundle}/lib: copy pekko-http*, pekko-parsing* and pekko-stream* into it"; exit 2; }
 export STAGECOACH="${bundle}/bin/stagecoach" VIEWER=curl STAGECOACH_DEVICE="${STAGECOACH_DEVICE:-cuda}"
-export STAGECOACH_RUN_OPTS="-cp $(ls "${bundle}"/lib/stagecoach-benchmarks-*.jar)"
+benchmarks_jars=("${bundle}"/lib/stagecoach-benchmarks-*.jar)
+[[ ${#benchmarks_jars[@]} -eq 1 && -f "${benchmarks_jars[0]}" ]] ||
+    { echo "not one benchmarks jar in ${bundle}/lib: ${benchmarks_jars[*]}"; exit 2; }
+export STAGECOACH_RUN_OPTS="-cp ${benchmarks_jars[0]}"
 log "gpu-dashboard-load on $(hostname), bundle: $(cat "${bundle}/BUILD" 2>/dev/null); $(nproc) cores"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
 

@@ -168,7 +168,8 @@ public record AgentSettings(String nodeName, String host, int port, List<SeedAdd
                 address + ") is not a loopback address: the file holding the token the page asks for (mode 0600)");
         }
         final int barsPerSecond = config.hasPath(PREFIX + "dashboard.bars-per-second") ?
-            integer(config, "dashboard.bars-per-second", 1, DashboardContext.MAX_BARS_PER_SECOND) :
+            integer(config, "dashboard.bars-per-second", DashboardContext.MIN_BARS_PER_SECOND,
+                DashboardContext.MAX_BARS_PER_SECOND) :
             DashboardContext.DEFAULT_BARS_PER_SECOND;
         return new DashboardSettings(port, address, tokenFile, barsPerSecond);
     }

@@ -114,10 +114,9 @@ final class RunCommand implements Callable<Integer>
     private Duration dashboardLinger;
 
     @Option(names = "--dashboard-bars", paramLabel = "N",
-        defaultValue = "" + DashboardContext.DEFAULT_BARS_PER_SECOND,
         description = "Chunk bars per second the dashboard keeps for drawing (default 5000, about what a browser " +
-            "draws; 1 to 1000000): beyond it the timeline shows a sample, and the page says so.")
-    private int dashboardBars;
+            "draws; 5 to 1000000): beyond it the timeline shows a sample, and the page says so.")
+    private Integer dashboardBars;
 
     @Option(names = { "-cp", "--classpath" }, paramLabel = "PATH",
         description = "Class path entries added after Stagecoach's own for the ranks.")
@@ -167,7 +166,8 @@ final class RunCommand implements Callable<Integer>
                 "from a build of the repository, or use --trace FILE");
             return 2;
         }
-        try (RunDashboard dashboard = RunDashboard.start(dashboardAddress, dashboardPort, dashboardBars,
+        try (RunDashboard dashboard = RunDashboard.start(dashboardAddress, dashboardPort,
+            null == dashboardBars ? DashboardContext.DEFAULT_BARS_PER_SECOND : dashboardBars,
             dashboardLinger, spec.commandLine().getErr()))
         {
             return launch(context.jobObserver(dashboard.observer()));
@@ -253,10 +253,15 @@ final class RunCommand implements Callable<Integer>
         {
             throw new CommandLine.ParameterException(spec.commandLine(), "-n must be at least 1, not " + size);
         }
-        if (dashboardBars < 1 || dashboardBars > DashboardContext.MAX_BARS_PER_SECOND)
+        if (null != dashboardBars && null == dashboardPort)
+        {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--dashboard-bars goes with --dashboard");
+        }
+        if (null != dashboardBars && (dashboardBars < DashboardContext.MIN_BARS_PER_SECOND ||
+            dashboardBars > DashboardContext.MAX_BARS_PER_SECOND))
         {
             throw new CommandLine.ParameterException(spec.commandLine(), "--dashboard-bars " + dashboardBars +
-                " is outside 1 to " + DashboardContext.MAX_BARS_PER_SECOND);
+                " is outside " + DashboardContext.MIN_BARS_PER_SECOND + " to " + DashboardContext.MAX_BARS_PER_SECOND);
         }
     }
 

@@ -33,6 +33,8 @@ public final class DashboardContext
     public static final String LOOPBACK = "127.0.0.1";
     /** Chunk bars kept for drawing per second unless told otherwise: about what a browser draws. */
     public static final int DEFAULT_BARS_PER_SECOND = 5_000;
+    /** The fewest chunk bars per second that may be kept for drawing: one in each sampling period of 200 ms. */
+    public static final int MIN_BARS_PER_SECOND = 5;
     /** The most chunk bars per second that may be kept for drawing. */
     public static final int MAX_BARS_PER_SECOND = 1_000_000;
 
@@ -91,7 +93,7 @@ public final class DashboardContext
             throw new IllegalArgumentException("a dashboard on " + address + ", which is not a loopback address, " +
                 "needs a token of at least 16 characters");
         }
-        within("maxBarsPerSecond", maxBarsPerSecond, 1, MAX_BARS_PER_SECOND);
+        within("maxBarsPerSecond", maxBarsPerSecond, MIN_BARS_PER_SECOND, MAX_BARS_PER_SECOND);
         within("maxBarsPerFrame", maxBarsPerFrame, 1, 100_000);
         within("recentBars", recentBars, 1, 10_000_000);
         within("exportRecords", exportRecords, 1, 16_777_216);

@@ -412,10 +412,19 @@ public final class DashboardServer implements AutoCloseable
             // first (tens of MB for the records kept); the stream is made here, so that a response never sent (the
             // browser gone) or a browser that stops reading ends the writing, and frees the download, after the
             // context's download stall
-            final Pair<OutputStream, Source<ByteString, NotUsed>> stream = StreamConverters.asOutputStream(
-                Duration.ofNanos(context.downloadStallNs())).preMaterialize(materializer);
-            exportWriter.execute(() -> writeExport(jobId, trace, stream.first()));
-            final Source<ByteString, NotUsed> body = stream.second();
+            final Source<ByteString, NotUsed> body;
+            try
+            {
+                final Pair<OutputStream, Source<ByteString, NotUsed>> stream = StreamConverters.asOutputStream(
+                    Duration.ofNanos(context.downloadStallNs())).preMaterialize(materializer);
+                exportWriter.execute(() -> writeExport(jobId, trace, stream.first()));
+                body = stream.second();
+            }
+            catch (final RuntimeException ex)
+            {
+                exporting.set(false);
+                throw ex;
+            }
             return respondWithHeader(ContentDisposition.create(ContentDispositionTypes.ATTACHMENT,
                 Map.of("filename", "stagecoach-" + jobId.replaceAll("[^A-Za-z0-9._-]", "_") + ".json")),
                 () -> complete(HttpEntities.create(ContentTypes.APPLICATION_JSON, body)));

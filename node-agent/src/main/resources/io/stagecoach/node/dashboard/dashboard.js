@@ -313,12 +313,14 @@ function open(job) {
   // from there, so the bars already here are not sent again
   const source = new EventSource(`api/jobs/${encodeURIComponent(job)}/events`);
   source.onmessage = (event) => onFrame(JSON.parse(event.data));
-  source.onerror = () => setStatus("The connection to the dashboard was lost; retrying…");
+  source.onerror = () => setStatus(source.readyState === EventSource.CLOSED ?
+    "This job is no longer on the dashboard (it keeps the newest 16), or the page's login ended." :
+    "The connection to the dashboard was lost; retrying…");
   state.source = source;
 }
 
 // The job list is read again every few seconds: a job submitted after the page opened is added, and shown at once
-// unless the viewer picked a job of their own.
+// unless the viewer picked a job of their own; a job the server forgot is taken off, and the newest shown instead.
 async function refreshJobs() {
   let jobs;
   try {
@@ -329,8 +331,11 @@ async function refreshJobs() {
     return;
   }
   const select = $("job");
+  const listed = new Set(jobs);
+  for (const option of Array.from(select.options)) if (!listed.has(option.value)) option.remove();
   const known = new Set(Array.from(select.options, (option) => option.value));
   for (const job of jobs) if (!known.has(job)) select.add(new Option(job, job));
+  if (state.job !== null && !listed.has(state.job)) state.picked = false;
   const newest = jobs.length ? jobs[jobs.length - 1] : null;
   if (newest !== null && !state.picked && newest !== state.job) {
     select.value = newest;

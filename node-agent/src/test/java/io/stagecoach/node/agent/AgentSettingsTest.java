@@ -102,8 +102,8 @@ class AgentSettingsTest
             "stagecoach.agent.dashboard.token-file = dashboard.token is refused: it must be an absolute path");
         assertEquals(200, parse(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, " +
             "bars-per-second = 200 }"), 0).jobs().dashboard().barsPerSecond());
-        assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, bars-per-second = 0 }"),
-            "stagecoach.agent.dashboard.bars-per-second = 0 is refused: it must be");
+        assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, bars-per-second = 4 }"),
+            "stagecoach.agent.dashboard.bars-per-second = 4 is refused: it must be");
         assertRefused(VALID.replace("gpus = 4", "gpus = 4\n  dashboard { port = 8080, address = \"no-such-host.invalid\" }"),
             "stagecoach.agent.dashboard.address = no-such-host.invalid is refused: it must be an address that resolves");
     }

@@ -53,8 +53,10 @@ class RunDashboardOptionTest
         final StringWriter err = new StringWriter();
         final CommandLine command = StagecoachCommand.commandLine();
         command.setErr(new PrintWriter(err));
-        assertEquals(2, command.execute("run", "-n", "1", "--dashboard", "--dashboard-bars", "0", "latency"));
-        assertTrue(err.toString().contains("--dashboard-bars 0 is outside 1 to 1000000"), err.toString());
+        assertEquals(2, command.execute("run", "-n", "1", "--dashboard", "--dashboard-bars", "4", "latency"));
+        assertTrue(err.toString().contains("--dashboard-bars 4 is outside 5 to 1000000"), err.toString());
+        assertEquals(2, command.execute("run", "-n", "1", "--dashboard-bars", "500", "latency"));
+        assertTrue(err.toString().contains("--dashboard-bars goes with --dashboard"), err.toString());
     }
 
     @Test
