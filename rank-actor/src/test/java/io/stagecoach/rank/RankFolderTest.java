@@ -11,9 +11,11 @@ import java.util.stream.Stream;
 import io.stagecoach.protocol.host.PrivateDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -38,6 +40,31 @@ class RankFolderTest
             assertTrue(Files.exists(folder.resolve("aeron/cnc.dat")), "the driver runs in " + folder);
         }
         assertFalse(Files.exists(folder, LinkOption.NOFOLLOW_LINKS), folder + " is deleted at close");
+    }
+
+    @Test
+    void shouldRefuseAConfiguredDriverDirectoryWhoseParentOthersMayWriteIn(@TempDir final Path folder)
+        throws IOException
+    {
+        final Path open = Files.createDirectory(folder.resolve("open"));
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+        final String directory = open.resolve("aeron").toString();
+        final Throwable refused = assertThrows(Throwable.class, () -> Stagecoach.init(new StagecoachContext().rank(0)
+            .size(1).jobId("solo-" + ProcessHandle.current().pid()).nodeName("node").useRendezvous(false)
+            .aeronDirectoryName(directory)));
+        final String message = messages(refused);
+        assertTrue(message.contains("the media driver's directory " + directory + " (stagecoach.aeron.dir) must lie " +
+            "in a private folder") && message.contains("its mode is rwxrwxrwx"), message);
+    }
+
+    private static String messages(final Throwable thrown)
+    {
+        final StringBuilder all = new StringBuilder();
+        for (Throwable cause = thrown; cause != null; cause = cause.getCause())
+        {
+            all.append(cause).append('\n');
+        }
+        return all.toString();
     }
 
     private static List<Path> foldersOfThisProcess() throws IOException

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import io.stagecoach.device.DeviceContext;
 import io.stagecoach.rank.bootstrap.JobFolder;
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
+import io.stagecoach.rank.memory.SharedArena;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +34,7 @@ public final class Launcher
     private static final long OUTPUT_IDLE_MS = 2_000;
 
     private final LaunchContext context;
+    private String aeronDirectory;
     private final long launchNs = System.nanoTime();
     private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
     private final BlockingQueue<RankProcess> exits = new LinkedBlockingQueue<>();
@@ -139,7 +141,7 @@ public final class Launcher
         trace = TraceExport.prepare(context, jobFolder.path());
         context.jobObserver().jobStarting(context.jobId(), context.mainClass(), context.size(), jobFolder.path(),
             context::environment);
-        final String aeronDirectory = null != context.aeronDirectory() ? context.aeronDirectory().toString() :
+        aeronDirectory = null != context.aeronDirectory() ? context.aeronDirectory().toString() :
             jobFolder.aeronDirectory();
         if (context.mediaDriver())
         {
@@ -244,10 +246,32 @@ public final class Launcher
     private void onExited(final RankProcess process)
     {
         running--;
+        removeArenaLeftBy(process);
         if (onExit(process) && !endScheduled)
         {
             endScheduled = true;
             endAtNs = System.nanoTime() + context.deathGrace().toNanos();
+        }
+    }
+
+    /**
+     * A rank killed, or ended without closing, leaves its shared arena in the ranks' Aeron directory: the job's folder
+     * goes at the job's end, a node agent's stays.
+     */
+    private void removeArenaLeftBy(final RankProcess process)
+    {
+        try
+        {
+            if (SharedArena.deleteLeftBy(aeronDirectory, process.rank(), process.pid()))
+            {
+                LOG.debug("job {}: removed the shared arena rank {} (pid {}) left", context.jobId(), process.rank(),
+                    process.pid());
+            }
+        }
+        catch (final IOException ex)
+        {
+            LOG.warn("job {}: cannot remove the shared arena rank {} (pid {}) left in {}: {}", context.jobId(),
+                process.rank(), process.pid(), aeronDirectory, ex.toString());
         }
     }
 

@@ -13,11 +13,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import static io.stagecoach.node.launch.TestProcesses.assertAllGone;
 import static io.stagecoach.node.launch.TestProcesses.awaitMatches;
@@ -255,6 +258,28 @@ class LauncherSystemTest
         {
             launcher.destroyForcibly();
             Files.deleteIfExists(output);
+        }
+    }
+
+    @Test
+    void shouldRemoveTheSharedArenasOfRanksThatEndedWithoutClosingFromTheNodesDirectory(@TempDir final Path folder)
+        throws IOException
+    {
+        // the node's directory of an agent's media driver, which outlives the job (the job's own folder does not)
+        final Path directory = folder.resolve("aeron");
+        try (NodeMediaDriver driver = NodeMediaDriver.launch(directory))
+        {
+            final int status = Launcher.run(context(2, LifecycleRank.class).programArguments(List.of("halt"))
+                .aeronDirectory(driver.directory()));
+            final String stdout = text(out);
+            assertEquals(3, status, () -> stdout + text(err));
+            assertTrue(stdout.contains("rank 0 arena true") && stdout.contains("rank 1 arena true"), stdout);
+            try (Stream<Path> files = Files.list(directory))
+            {
+                assertEquals(List.of(), files.map(file -> file.getFileName().toString())
+                    .filter(name -> name.startsWith("stagecoach-arena-")).collect(Collectors.toList()),
+                    "arenas left in " + directory);
+            }
         }
     }
 

@@ -15,7 +15,8 @@ import io.stagecoach.rank.Stagecoach;
  * {@code init-close}, {@code send-close} (rank 0 sends one int and closes at once), {@code throw} (rank 1 throws
  * from main while rank 0 waits for it), {@code no-close} (send-close without close), {@code pause <s>} (rank 1 is
  * stopped with SIGSTOP for that long while the two play ping-pong), {@code wait} (every rank waits for a message
- * that never comes) and {@code input} (every rank prints the first line of its standard input).
+ * that never comes), {@code input} (every rank prints the first line of its standard input) and {@code halt} (every
+ * rank says whether its shared arena is in the node's directory and halts without closing, as a killed rank would).
  */
 public final class LifecycleRank
 {
@@ -48,6 +49,15 @@ public final class LifecycleRank
                     java.nio.charset.StandardCharsets.UTF_8)).readLine();
                 System.out.println("rank " + world.rank() + " read " + line);
                 world.close();
+            }
+            case "halt" ->
+            {
+                final boolean arena = java.nio.file.Files.exists(java.nio.file.Path.of(
+                    System.getenv("STAGECOACH_AERON_DIR"),
+                    "stagecoach-arena-" + world.rank() + "-" + ProcessHandle.current().pid() + ".shm"));
+                System.out.println("rank " + world.rank() + " arena " + arena);
+                System.out.flush();
+                Runtime.getRuntime().halt(3);
             }
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }

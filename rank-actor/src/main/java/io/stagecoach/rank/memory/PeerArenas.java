@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.LinkOption;
 import java.nio.file.StandardOpenOption;
 
 import org.agrona.BufferUtil;
@@ -12,7 +13,8 @@ import org.agrona.IoUtil;
 /**
  * The shared send arenas of this rank's same-node peers, mapped read-only on the first message that names one and
  * kept until close; and the slot regions of their stage pipelines, mapped writable (so that the device can register
- * them) on the first large device message that names one. Used on the engine's thread only.
+ * them) on the first large device message that names one. Neither is opened through a symbolic link: the node's
+ * directory is private (its parent is checked), and a link there is refused. Used on the engine's thread only.
  */
 public final class PeerArenas implements AutoCloseable
 {
@@ -58,7 +60,8 @@ public final class PeerArenas implements AutoCloseable
             throw new IllegalStateException("rank " + rank + " named a slot region [" + offset + ", " +
                 (offset + length) + ") of " + file + " that is not page aligned or empty");
         }
-        try (FileChannel channel = FileChannel.open(file.toPath(), StandardOpenOption.READ, StandardOpenOption.WRITE))
+        try (FileChannel channel = FileChannel.open(file.toPath(), StandardOpenOption.READ, StandardOpenOption.WRITE,
+            LinkOption.NOFOLLOW_LINKS))
         {
             if (offset + length > channel.size())
             {
@@ -97,11 +100,12 @@ public final class PeerArenas implements AutoCloseable
                 mappings[rank] = null;
             }
             final File file = SharedArena.file(directory, rank, pid);
-            try
+            try (FileChannel channel = FileChannel.open(file.toPath(), StandardOpenOption.READ,
+                LinkOption.NOFOLLOW_LINKS))
             {
-                mapping = IoUtil.mapExistingFile(file, FileChannel.MapMode.READ_ONLY, "shared arena of rank " + rank);
+                mapping = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
             }
-            catch (final RuntimeException ex)
+            catch (final IOException | RuntimeException ex)
             {
                 throw new IllegalStateException("rank " + rank + "'s shared arena " + file + " cannot be mapped: " +
                     ex.getMessage(), ex);

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -78,6 +79,22 @@ public final class SharedArena implements AutoCloseable
         {
             throw new UncheckedIOException("cannot create the shared arena " + file + ": " + ex, ex);
         }
+    }
+
+    /**
+     * Removes the arena file a rank's process left behind: one killed, or ended without closing its communicator,
+     * leaves it in the node's directory, where a node agent's long-lived one would keep its pages in memory for as
+     * long as the agent runs. For whoever started the process, once it has ended.
+     *
+     * @param directory the node's directory (the ranks' Aeron directory).
+     * @param rank      the rank.
+     * @param pid       the process id of the rank's ended process.
+     * @return whether a file was there and is gone.
+     * @throws IOException when it cannot be removed.
+     */
+    public static boolean deleteLeftBy(final String directory, final int rank, final long pid) throws IOException
+    {
+        return Files.deleteIfExists(file(directory, rank, pid).toPath());
     }
 
     /**

@@ -91,6 +91,31 @@ class SharedArenaTest
     }
 
     @Test
+    void shouldMapAPeersArenaOrSlotRegionNeverThroughALinkAndRemoveWhatAnEndedProcessLeft() throws IOException
+    {
+        final Path real;
+        try (SharedArena arena = SharedArena.create(directory.toString(), 1, 50, LENGTH))
+        {
+            real = SharedArena.file(directory.toString(), 1, 50).toPath();
+            assertTrue(arena.acquire(64) != null);
+            Files.createSymbolicLink(SharedArena.file(directory.toString(), 1, 51).toPath(), real);
+            try (PeerArenas peers = new PeerArenas(directory.toString(), 2))
+            {
+                final IllegalStateException arenaLink = assertThrows(IllegalStateException.class,
+                    () -> peers.address(1, 51, SharedArena.FIRST_OFFSET, 64));
+                assertTrue(arenaLink.getMessage().contains("stagecoach-arena-1-51.shm"), arenaLink.getMessage());
+                final IllegalStateException regionLink = assertThrows(IllegalStateException.class,
+                    () -> peers.slotRegion(1, 51, 1, 4096, 4096));
+                assertTrue(regionLink.getMessage().contains("stagecoach-arena-1-51.shm"), regionLink.getMessage());
+                assertTrue(peers.address(1, 50, SharedArena.FIRST_OFFSET, 64) != 0, "the real file maps");
+            }
+            assertTrue(SharedArena.deleteLeftBy(directory.toString(), 1, 51), "the link is removed");
+            assertTrue(Files.exists(real), "not what it pointed at");
+        }
+        assertFalse(SharedArena.deleteLeftBy(directory.toString(), 1, 50), "closed: nothing left");
+    }
+
+    @Test
     void shouldRefuseALengthOutsideItsLimitsNamingBoth()
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
