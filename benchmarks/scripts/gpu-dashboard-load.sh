@@ -21,11 +21,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/gpu-common.sh"
 check_args "$@"
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cd "${repo}"
-mkdir -p "$1"
-out="$(cd "$1" && pwd)"
-raw="${out}/raw"
+enter_output "$1"
 mkdir -p "${raw}"
 exec > >(tee -a "${out}/gpu-dashboard-load.log") 2>&1
 

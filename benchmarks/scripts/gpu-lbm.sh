@@ -36,11 +36,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/gpu-common.sh"
 check_args "$@"
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cd "${repo}"
-mkdir -p "$1"
-out="$(cd "$1" && pwd)"
-raw="${out}/raw"
+enter_output "$1"
 log="${out}/gpu-lbm.log"
 rm -rf "${raw}" "${out}/raw.tar.gz" "${out}/summary.md" "${out}/test-reports" "${log}"
 mkdir -p "${raw}"

@@ -58,11 +58,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/gpu-common.sh"
 check_args "$@"
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cd "${repo}"
-mkdir -p "$1"
-out="$(cd "$1" && pwd)"
-raw="${out}/raw"
+enter_output "$1"
 log="${out}/gpu-pipeline.log"
 rm -rf "${raw}" "${out}/raw.tar.gz" "${out}/summary.md" "${out}/dd-4m.json" "${out}/dd-4m.json.gz" "${log}"
 mkdir -p "${raw}"

@@ -1,8 +1,8 @@
 # shellcheck shell=bash disable=SC2034,SC2154  # variables set or read by the sourcing script
-# What gpu-lbm.sh and gpu-pipeline.sh share: their usage, CUDA MPS started and always stopped, and steps run under
-# timeout. Sourced after `set -euo pipefail`; it only defines functions and the state they keep.
+# What gpu-lbm.sh, gpu-pipeline.sh and gpu-dashboard-load.sh share: their usage and output folder, CUDA MPS started
+# and always stopped, and steps run under timeout. Sourced after `set -euo pipefail`; it only defines functions and the state they keep.
 #
-# The script defines log MESSAGE..., started_s, mps_control, mps_stop_wait_s, raw and status, and for measure:
+# The script defines log MESSAGE..., started_s, mps_control, mps_stop_wait_s and status, and for measure:
 # step_rows FILE and step_errors FILE (what it shows of a step's stdout and stderr) and left_out_of (words after
 # "left out, N s left").
 
@@ -25,6 +25,16 @@ check_args() {
 }
 
 elapsed() { echo "$(( $(date +%s) - started_s ))"; }
+
+# enter_output OUTDIR: goes to the repository root and makes OUTDIR (relative to it where not absolute); sets repo,
+# out (OUTDIR's absolute path) and raw (out/raw, not made).
+enter_output() {
+    repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+    cd "${repo}"
+    mkdir -p "$1"
+    out="$(cd "$1" && pwd)"
+    raw="${out}/raw"
+}
 
 # The processes of MPS (control daemon and server) of this user, from /proc: no procps needed.
 mps_pids() {

@@ -50,24 +50,28 @@ class RunDashboardOptionTest
     @Test
     void shouldRefuseBarsPerSecondOutsideItsRange()
     {
-        final StringWriter err = new StringWriter();
-        final CommandLine command = StagecoachCommand.commandLine();
-        command.setErr(new PrintWriter(err));
-        assertEquals(2, command.execute("run", "-n", "1", "--dashboard", "--dashboard-bars", "4", "latency"));
-        assertTrue(err.toString().contains("--dashboard-bars 4 is outside 5 to 1000000"), err.toString());
-        assertEquals(2, command.execute("run", "-n", "1", "--dashboard-bars", "500", "latency"));
-        assertTrue(err.toString().contains("--dashboard-bars goes with --dashboard"), err.toString());
+        assertRefused("--dashboard-bars 4 is outside 5 to 1000000",
+            "run", "-n", "1", "--dashboard", "--dashboard-bars", "4", "latency");
+        assertRefused("--dashboard-bars goes with --dashboard", "run", "-n", "1", "--dashboard-bars", "500", "latency");
     }
 
     @Test
     void shouldRefuseTheDashboardForAJobThroughAgents()
     {
+        assertRefused("--dashboard serves a job on this node alone, not with -H or --hostfile",
+            "run", "-H", "node-a:1", "-n", "1", "--dashboard", "latency");
+    }
+
+    /**
+     * Runs the command, which must end with status 2 and say so.
+     */
+    private static void assertRefused(final String message, final String... args)
+    {
         final StringWriter err = new StringWriter();
         final CommandLine command = StagecoachCommand.commandLine();
         command.setErr(new PrintWriter(err));
-        assertEquals(2, command.execute("run", "-H", "node-a:1", "-n", "1", "--dashboard", "latency"));
-        assertTrue(err.toString().contains("--dashboard serves a job on this node alone, not with -H or --hostfile"),
-            err.toString());
+        assertEquals(2, command.execute(args), err::toString);
+        assertTrue(err.toString().contains(message), err.toString());
     }
 
     @Test
