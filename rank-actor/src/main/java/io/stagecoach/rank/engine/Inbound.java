@@ -250,7 +250,8 @@ final class Inbound implements FragmentHandler
             return;
         }
         final ReceiveOperation receive = queues.takePosted(peer.rank, envelope.tag(), envelope.contextId());
-        final boolean readable = (envelope.flags() & EnvelopeFlyweight.FLAG_READABLE) != 0;
+        // only a peer of this node may name its memory to read (its process, arena or device buffer)
+        final boolean readable = peer.local && (envelope.flags() & EnvelopeFlyweight.FLAG_READABLE) != 0;
         final long sourcePid = readable ? envelope.sourcePid() : 0;
         final long sourceAddress = readable ? envelope.sourceAddress() : 0;
         final int sourceFlags = readable ? envelope.flags() &

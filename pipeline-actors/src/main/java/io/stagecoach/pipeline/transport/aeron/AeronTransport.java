@@ -9,7 +9,9 @@ import io.aeron.FragmentAssembler;
 import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.FragmentHandler;
+import io.aeron.logbuffer.Header;
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +48,8 @@ public final class AeronTransport implements AutoCloseable
     private final AtomicIntegerArray streamLost;
     private final boolean[] inboxLost;
     private FragmentAssembler assembler;
+    private final LocalSessionFilter udpFilter = new LocalSessionFilter();
+    private long localSessionFragmentsOverUdp;
     private long nextLivenessCheckNs;
     private boolean wiredUp;
     private final boolean ipcNeedsAssembly;
@@ -233,7 +237,8 @@ public final class AeronTransport implements AutoCloseable
         workCount += ipcInbox.poll(ipcNeedsAssembly ? assembler : handler, fragmentLimit);
         if (udpInbox != null)
         {
-            workCount += udpInbox.poll(assembler, fragmentLimit);
+            udpFilter.delegate = assembler;
+            workCount += udpInbox.poll(udpFilter, fragmentLimit);
         }
         if (nowNs - nextLivenessCheckNs >= 0)
         {
@@ -257,6 +262,40 @@ public final class AeronTransport implements AutoCloseable
         CloseHelper.closeAll(publications);
         CloseHelper.closeAll(ipcInbox, udpInbox);
         CloseHelper.close(aeron);
+    }
+
+    /**
+     * @return fragments that arrived over UDP with the session of a rank of this node, and were dropped.
+     */
+    public long localSessionFragmentsOverUdp()
+    {
+        return localSessionFragmentsOverUdp;
+    }
+
+    /**
+     * Drops what arrives over UDP in the name of a rank of this node: such a rank sends over IPC only, so it is a
+     * forgery by someone who reached the port (another local user, say), which must not pass for a same-node peer,
+     * whose messages may name its memory to read. The first is logged, all are counted.
+     */
+    private final class LocalSessionFilter implements FragmentHandler
+    {
+        private FragmentHandler delegate;
+
+        public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+        {
+            final int rank = rankOfSession(header.sessionId());
+            if (rank >= 0 && isLocal(rank))
+            {
+                if (0 == localSessionFragmentsOverUdp++)
+                {
+                    LOG.warn("rank {} drops what arrives over UDP in the name of rank {} of its own node (session {}, " +
+                        "stream {}): a rank of this node sends over IPC only", context.rank(), rank,
+                        header.sessionId(), header.streamId());
+                }
+                return;
+            }
+            delegate.onFragment(buffer, offset, length, header);
+        }
     }
 
     private FragmentHandler assembler(final FragmentHandler handler)

@@ -7,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.logbuffer.BufferClaim;
 import io.aeron.logbuffer.FragmentHandler;
@@ -57,6 +58,37 @@ class AeronTransportTest
         final List<PeerAddress> peers =
             List.of(new PeerAddress("a", "127.0.0.1:24511"), new PeerAddress("b", "127.0.0.1:24512"));
         exchangeAndLose(peers);
+    }
+
+    @Test
+    void shouldDropWhatArrivesOverUdpInTheNameOfARankOfItsOwnNode()
+    {
+        // ranks 0 and 1 on node a, rank 2 on node b: rank 0 hears rank 2 over UDP, rank 1 only over IPC
+        final List<PeerAddress> peers = List.of(new PeerAddress("a", "127.0.0.1:24521"),
+            new PeerAddress("a", "127.0.0.1:24522"), new PeerAddress("b", "127.0.0.1:24523"));
+        final int streamBase = nextStreamBase += 16;
+        final AeronTransport zero =
+            AeronTransport.connect(context(0, peers, streamBase, events), Throwable::printStackTrace);
+        final AeronTransport two =
+            AeronTransport.connect(context(2, peers, streamBase, otherEvents), Throwable::printStackTrace);
+        try (Aeron client = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+            ExclusivePublication forged = client.addExclusivePublication("aeron:udp?endpoint=127.0.0.1:24521|" +
+                "session-id=" + (streamBase * 2 + 1), streamBase))
+        {
+            final FragmentHandler handler = (buffer, offset, length, header) -> received.add(
+                zero.rankOfSession(header.sessionId()) + ":" + buffer.getStringWithoutLengthAscii(offset, length));
+            awaitTrue("the forger connected", forged::isConnected);
+            send(forged, "forged");
+            send(two.publication(0), "real");
+            awaitTrue("rank 2's message and the forgery dropped", () -> work(zero, two, handler) >= 0 &&
+                received.contains("2:real") && zero.localSessionFragmentsOverUdp() > 0);
+            assertEquals(List.of("2:real"), received);
+        }
+        finally
+        {
+            zero.close();
+            two.close();
+        }
     }
 
     @Test
