@@ -260,6 +260,10 @@ public final class Launcher
      */
     private void removeArenaLeftBy(final RankProcess process)
     {
+        if (null == aeronDirectory || ProcessHandle.of(process.pid()).isPresent())
+        {
+            return; // not started that far, or the pid, reaped, is another process's now (whose arena it may be)
+        }
         try
         {
             if (SharedArena.deleteLeftBy(aeronDirectory, process.rank(), process.pid()))
@@ -356,6 +360,10 @@ public final class Launcher
             {
                 process.awaitExit(remainingMillis(exitDeadlineNs));
                 process.killLeftoverDescendants();
+                if (!process.isAlive())
+                {
+                    removeArenaLeftBy(process);
+                }
             }
             for (final RankProcess process : ranks)
             {

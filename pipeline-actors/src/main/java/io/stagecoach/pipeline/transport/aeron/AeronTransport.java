@@ -49,6 +49,7 @@ public final class AeronTransport implements AutoCloseable
     private final boolean[] inboxLost;
     private FragmentAssembler assembler;
     private final LocalSessionFilter udpFilter = new LocalSessionFilter();
+    private final boolean[] localRanks;
     private long localSessionFragmentsOverUdp;
     private long nextLivenessCheckNs;
     private boolean wiredUp;
@@ -66,10 +67,15 @@ public final class AeronTransport implements AutoCloseable
         this.inboxLost = new boolean[size];
         this.ipcNeedsAssembly = context.ipcNeedsAssembly();
         this.nextLivenessCheckNs = System.nanoTime();
+        this.localRanks = new boolean[size];
+        for (int peer = 0; peer < size; peer++)
+        {
+            localRanks[peer] = context.isLocal(peer);
+        }
         final int streamId = context.streamIdBase() + context.rank();
         this.ipcInbox = aeron.addSubscription("aeron:ipc", streamId, this::onAvailableImage, this::onUnavailableImage);
         this.udpInbox = context.hasRemotePeers() ? aeron.addSubscription(
-            context.udpSubscriptionChannel(), streamId, this::onAvailableImage, this::onUnavailableImage) : null;
+            context.udpSubscriptionChannel(), streamId, this::onAvailableUdpImage, this::onUnavailableUdpImage) : null;
         for (int peer = 0; peer < size; peer++)
         {
             publications[peer] =
@@ -284,7 +290,7 @@ public final class AeronTransport implements AutoCloseable
         public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
         {
             final int rank = rankOfSession(header.sessionId());
-            if (rank >= 0 && isLocal(rank))
+            if (rank >= 0 && localRanks[rank])
             {
                 if (0 == localSessionFragmentsOverUdp++)
                 {
@@ -318,6 +324,32 @@ public final class AeronTransport implements AutoCloseable
         }
         imageSeen.set(peer, 1);
         LOG.debug("rank {} receives from rank {} ({})", context.rank(), peer, image.sourceIdentity());
+    }
+
+    /**
+     * An image over UDP in the name of a rank of this node is a forgery (such a rank sends over IPC): it neither
+     * counts as that rank's stream nor, when it goes, as its loss.
+     */
+    private void onAvailableUdpImage(final Image image)
+    {
+        if (!isLocalSession(image.sessionId()))
+        {
+            onAvailableImage(image);
+        }
+    }
+
+    private void onUnavailableUdpImage(final Image image)
+    {
+        if (!isLocalSession(image.sessionId()))
+        {
+            onUnavailableImage(image);
+        }
+    }
+
+    private boolean isLocalSession(final int sessionId)
+    {
+        final int rank = rankOfSession(sessionId);
+        return rank >= 0 && localRanks[rank];
     }
 
     private void onUnavailableImage(final Image image)

@@ -71,10 +71,10 @@ class AeronTransportTest
             AeronTransport.connect(context(0, peers, streamBase, events), Throwable::printStackTrace);
         final AeronTransport two =
             AeronTransport.connect(context(2, peers, streamBase, otherEvents), Throwable::printStackTrace);
-        try (Aeron client = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
-            ExclusivePublication forged = client.addExclusivePublication("aeron:udp?endpoint=127.0.0.1:24521|" +
-                "session-id=" + (streamBase * 2 + 1), streamBase))
+        try (Aeron client = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())))
         {
+            final ExclusivePublication forged = client.addExclusivePublication("aeron:udp?endpoint=127.0.0.1:24521|" +
+                "session-id=" + (streamBase * 2 + 1), streamBase);
             final FragmentHandler handler = (buffer, offset, length, header) -> received.add(
                 zero.rankOfSession(header.sessionId()) + ":" + buffer.getStringWithoutLengthAscii(offset, length));
             awaitTrue("the forger connected", forged::isConnected);
@@ -83,6 +83,14 @@ class AeronTransportTest
             awaitTrue("rank 2's message and the forgery dropped", () -> work(zero, two, handler) >= 0 &&
                 received.contains("2:real") && zero.localSessionFragmentsOverUdp() > 0);
             assertEquals(List.of("2:real"), received);
+            forged.close();
+            final long untilNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (System.nanoTime() - untilNs < 0)
+            {
+                work(zero, two, handler);
+                Thread.yield();
+            }
+            assertFalse(events.contains("stream 1"), "the forged image's end is no loss of rank 1: " + events);
         }
         finally
         {
