@@ -72,7 +72,7 @@ function onFrame(frame) {
   state.nowUs = frame.nowUs;
   state.dirty = true;
   setStatus(`${frame.program}, ${frame.size} ranks, ${frame.state}`);
-  $("events").textContent = `${frame.counters.records.toLocaleString()} stage events`;
+  $("events").textContent = `(${frame.counters.records.toLocaleString()} stage events)`;
   const nodes = frame.nodes || {};
   const rankText = (r) => nodes[r] === undefined ? `rank ${r}` : `rank ${r} (${nodes[r]})`;
   const lanesText = [];
