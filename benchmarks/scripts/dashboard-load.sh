@@ -56,6 +56,10 @@ run_mode() {
     extra=""
 }
 
+# The dashboard's job list, and the one job in it (empty where there is none yet); url is run_open's.
+jobs_listed() { curl -s -H @"$work/auth.header" "${url}api/jobs" || true; }
+job_listed() { jobs_listed | sed -n 's/.*\["\([^"]*\)"\].*/\1/p'; }
+
 run_open() {
     local out="$1" err="$2" login="" url job_id="" viewers=0 seen
     job --dashboard --dashboard-linger 3 >"$out" 2>"$err" &
@@ -76,7 +80,7 @@ run_open() {
         viewer_pid=$!
     else
         for _ in $(seq 1 300); do
-            job_id="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed -n 's/.*\["\([^"]*\)"\].*/\1/p' || true)"
+            job_id="$(job_listed)"
             [ -n "$job_id" ] && break
             sleep 0.1
         done
@@ -86,11 +90,11 @@ run_open() {
     # the viewers the server counts while the job runs, until its result
     while ! grep -q 'halo-ring:' "$out"; do
         kill -0 "$job_pid" 2>/dev/null || break
-        seen="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed -n 's/.*"viewers":\([0-9]*\).*/\1/p' || true)"
+        seen="$(jobs_listed | sed -n 's/.*"viewers":\([0-9]*\).*/\1/p')"
         [ -n "$seen" ] && [ "$seen" -gt "$viewers" ] && viewers="$seen"
         sleep 0.2
     done
-    job_id="$(curl -s -H @"$work/auth.header" "${url}api/jobs" | sed -n 's/.*\["\([^"]*\)"\].*/\1/p' || true)"
+    [ -n "$job_id" ] || job_id="$(job_listed)"
     local counters
     counters="$(timeout 2 curl -s -N -H @"$work/auth.header" "${url}api/jobs/$job_id/events" | grep -m1 '^data:' |
         grep -o '"counters":{[^}]*}' || true)"

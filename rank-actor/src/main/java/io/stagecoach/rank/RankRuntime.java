@@ -17,7 +17,6 @@ import io.stagecoach.pipeline.transport.aeron.DaemonThreads;
 import io.stagecoach.pipeline.transport.aeron.EmbeddedMediaDriver;
 import io.stagecoach.pipeline.transport.aeron.PeerAddress;
 import io.stagecoach.protocol.ErrorClass;
-import io.stagecoach.protocol.host.PrivateDirectory;
 import io.stagecoach.rank.bootstrap.JobFolder;
 import io.stagecoach.rank.bootstrap.LaunchEnvironment;
 import io.stagecoach.rank.bootstrap.RendezvousClient;
@@ -268,15 +267,8 @@ final class RankRuntime
     {
         if (context.aeronDirectoryName() != null)
         {
-            // the ranks create and map their shared arenas there: nobody else may plant or read a file in it
-            final Path parent = Path.of(context.aeronDirectoryName()).toAbsolutePath().getParent();
-            final String problem = null == parent ? "it has none" : PrivateDirectory.problemOf(parent);
-            if (null != problem)
-            {
-                throw new IllegalStateException("the media driver's directory " + context.aeronDirectoryName() +
-                    " (stagecoach.aeron.dir) must lie in a private folder (mode 0700, this user's, not a link), but " +
-                    "its parent " + parent + " is not: " + problem);
-            }
+            // the ranks create and map their shared arenas there, in a driver another process runs
+            EmbeddedMediaDriver.checkParentIsPrivate(context.aeronDirectoryName(), "stagecoach.aeron.dir");
             return context.aeronDirectoryName();
         }
         final LaunchEnvironment environment = context.launchEnvironment();

@@ -54,7 +54,8 @@ class RankFolderTest
             .aeronDirectoryName(directory)));
         final String message = messages(refused);
         assertTrue(message.contains("the media driver's directory " + directory + " (stagecoach.aeron.dir) must lie " +
-            "in a private folder") && message.contains("its mode is rwxrwxrwx"), message);
+            "in a private folder") && message.contains("its parent " + open + " is not") &&
+            message.contains("its mode is rwxrwxrwx"), message);
     }
 
     private static String messages(final Throwable thrown)

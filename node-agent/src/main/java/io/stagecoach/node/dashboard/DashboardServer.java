@@ -442,7 +442,6 @@ public final class DashboardServer implements AutoCloseable
             {
                 // the rest of the buffer is not flushed: each write would wait for the stall time again
                 LOG.info("the download of job {} ended early: {}", jobId, ex.toString());
-                exporting.set(false);
                 closeQuietly(stream);
             }
             finally

@@ -289,14 +289,13 @@ public final class AeronTransport implements AutoCloseable
 
         public void onFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
         {
-            final int rank = rankOfSession(header.sessionId());
-            if (rank >= 0 && localRanks[rank])
+            if (isLocalSession(header.sessionId()))
             {
                 if (0 == localSessionFragmentsOverUdp++)
                 {
                     LOG.warn("rank {} drops what arrives over UDP in the name of rank {} of its own node (session {}, " +
-                        "stream {}): a rank of this node sends over IPC only", context.rank(), rank,
-                        header.sessionId(), header.streamId());
+                        "stream {}): a rank of this node sends over IPC only", context.rank(),
+                        rankOfSession(header.sessionId()), header.sessionId(), header.streamId());
                 }
                 return;
             }

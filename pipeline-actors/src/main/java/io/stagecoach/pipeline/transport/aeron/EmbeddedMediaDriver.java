@@ -69,7 +69,7 @@ public final class EmbeddedMediaDriver implements AutoCloseable
      */
     public static EmbeddedMediaDriver launch(final String directoryName, final long clientLivenessTimeoutNs)
     {
-        checkParentIsPrivate(directoryName);
+        checkParentIsPrivate(directoryName, null);
         final MediaDriver.Context context = new MediaDriver.Context()
             .aeronDirectoryName(directoryName)
             .dirDeleteOnStart(true)
@@ -94,17 +94,22 @@ public final class EmbeddedMediaDriver implements AutoCloseable
 
     /**
      * Aeron deletes the directory at start and at close, following symbolic links, and creates its files as the umask
-     * allows: only a folder nobody else can enter keeps others from planting a link there or reading a log buffer.
+     * allows, and ranks keep their shared arenas there: only a folder nobody else can enter keeps others from planting
+     * a link there or reading a log buffer or an arena.
+     *
+     * @param directoryName a media driver's directory.
+     * @param setting       the setting that named it, to name too; null for none.
+     * @throws IllegalArgumentException when its parent is not a private folder of this user.
      */
-    private static void checkParentIsPrivate(final String directoryName)
+    public static void checkParentIsPrivate(final String directoryName, final String setting)
     {
         final Path parent = Path.of(directoryName).toAbsolutePath().getParent();
         final String problem = null == parent ? "it has none" : PrivateDirectory.problemOf(parent);
         if (null != problem)
         {
-            throw new IllegalArgumentException("the media driver's directory " + directoryName + " must lie in a " +
-                "private folder (mode 0700, this user's, not a link), but its parent " + parent + " is not: " +
-                problem);
+            throw new IllegalArgumentException("the media driver's directory " + directoryName +
+                (null == setting ? "" : " (" + setting + ")") + " must lie in a private folder (mode 0700, this " +
+                "user's, not a link), but its parent " + parent + " is not: " + problem);
         }
     }
 
